@@ -1,0 +1,1 @@
+//! The bf-joust challenge: pure rules and wire codec.

@@ -1,0 +1,118 @@
+//! What a transport observed of one bot decision, and the faults it reduces to.
+//!
+//! The transport never interprets output: it reports bytes and how the
+//! process ended. A challenge's wire codec decides what that means, and the
+//! rules decide what a [`Fault`] costs (an illegal move, a zero bet, ...).
+
+use serde::{Deserialize, Serialize};
+
+/// How a one-shot bot process ended, as seen by the transport.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ending {
+    /// The process exited by itself with this status.
+    Exited(i32),
+    /// The process was killed by this signal (not by the referee's deadline).
+    Signalled(i32),
+    /// The deadline passed before the process exited; the referee killed it.
+    TimedOut,
+    /// The process wrote more than the byte cap on stdout; the referee killed it.
+    TooLong,
+    /// The process could not be started at all (missing program, bad permissions).
+    SpawnFailed,
+    /// The referee was asked to stop while the process was running.
+    Cancelled,
+}
+
+/// Everything a one-shot decision produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// stdout as raw bytes, at most the cap the transport was given.
+    pub stdout: Vec<u8>,
+    pub ending: Ending,
+}
+
+impl Reply {
+    pub fn exited(stdout: impl Into<Vec<u8>>, code: i32) -> Self {
+        Reply {
+            stdout: stdout.into(),
+            ending: Ending::Exited(code),
+        }
+    }
+    pub fn ended(stdout: impl Into<Vec<u8>>, ending: Ending) -> Self {
+        Reply {
+            stdout: stdout.into(),
+            ending,
+        }
+    }
+}
+
+/// Why a bot's decision did not count, by kind. Records count faults per kind
+/// so an organiser can see why a bot lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fault {
+    /// Still running at the deadline.
+    Timeout,
+    /// Killed by a signal, or exited abnormally, without a usable answer.
+    Crash,
+    /// Output that does not parse as a move (including empty output).
+    BadOutput,
+    /// More output than the challenge's byte cap.
+    TooLong,
+    /// Output that is not valid UTF-8 where the contract needs text.
+    NotUtf8,
+    /// The process closed its pipe or died (persistent bots).
+    Closed,
+    /// The program could not be started.
+    SpawnFailed,
+    /// A well-formed move that the rules reject.
+    IllegalMove,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 8] = [
+        Fault::Timeout,
+        Fault::Crash,
+        Fault::BadOutput,
+        Fault::TooLong,
+        Fault::NotUtf8,
+        Fault::Closed,
+        Fault::SpawnFailed,
+        Fault::IllegalMove,
+    ];
+
+    /// The name used in records, JSON and CSV.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::Timeout => "timeout",
+            Fault::Crash => "crash",
+            Fault::BadOutput => "bad_output",
+            Fault::TooLong => "too_long",
+            Fault::NotUtf8 => "not_utf8",
+            Fault::Closed => "closed",
+            Fault::SpawnFailed => "spawn_failed",
+            Fault::IllegalMove => "illegal_move",
+        }
+    }
+}
+
+/// Fault counts by kind, kept per bot.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultCounts(pub std::collections::BTreeMap<Fault, u64>);
+
+impl FaultCounts {
+    pub fn add(&mut self, fault: Fault) {
+        *self.0.entry(fault).or_insert(0) += 1;
+    }
+    pub fn merge(&mut self, other: &FaultCounts) {
+        for (k, v) in &other.0 {
+            *self.0.entry(*k).or_insert(0) += v;
+        }
+    }
+    pub fn total(&self) -> u64 {
+        self.0.values().sum()
+    }
+    pub fn get(&self, fault: Fault) -> u64 {
+        self.0.get(&fault).copied().unwrap_or(0)
+    }
+}

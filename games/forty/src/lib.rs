@@ -1,0 +1,1 @@
+//! The forty challenge: pure rules and wire codec.

@@ -1,0 +1,1 @@
+//! The gun-duel challenge: pure rules and wire codec.

@@ -1,0 +1,1 @@
+//! The heist challenge: pure rules and wire codec.

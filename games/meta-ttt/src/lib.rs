@@ -1,0 +1,1 @@
+//! The meta-ttt challenge: pure rules and wire codec.

@@ -1,0 +1,1 @@
+//! Sandbox seam (placeholder until the sandbox lands).
