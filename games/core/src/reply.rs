@@ -116,3 +116,19 @@ impl FaultCounts {
         self.0.get(&fault).copied().unwrap_or(0)
     }
 }
+
+/// What a persistent bot (one process for many decisions) answered to one
+/// request. The transport cuts messages out of the bot's stdout with the
+/// challenge's framing (a line, or a single byte) and reports each one, or
+/// the fault that ended the wait.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineReply {
+    /// One message, without its terminating newline (and without a trailing `\r`).
+    Message(Vec<u8>),
+    /// No complete message before the deadline.
+    TimedOut,
+    /// The process closed stdout or died; it will answer nothing more.
+    Closed,
+    /// A message longer than the cap; the rest of it was discarded.
+    TooLong,
+}
