@@ -1,0 +1,94 @@
+//! Thin safe wrappers over process syscalls std and nix do not expose.
+
+use std::io;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::time::Duration;
+
+/// Opens a pidfd for `pid` (Linux 5.3+). It becomes readable when the process
+/// exits, which lets the referee wait for exit without polling or SIGCHLD.
+pub fn pidfd_open(pid: u32) -> io::Result<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new fd or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0 as libc::c_uint) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the kernel just returned this fd to us; nobody else owns it.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+/// A pidfd registered with the tokio reactor: awaiting it waits for the
+/// process to exit, without polling and without SIGCHLD.
+#[derive(Debug)]
+pub struct PidFd(tokio::io::unix::AsyncFd<OwnedFd>);
+
+impl PidFd {
+    /// Opens and registers a pidfd for `pid`. Must be called inside a tokio runtime.
+    pub fn open(pid: u32) -> io::Result<PidFd> {
+        let fd = pidfd_open(pid)?;
+        // SAFETY: the AsyncFd owns the OwnedFd, so the fd stays open and
+        // unaliased for as long as it is registered.
+        let fd = unsafe { tokio::io::unix::AsyncFd::register(fd) }?;
+        Ok(PidFd(fd))
+    }
+
+    /// Completes once the process has exited (it may still need reaping).
+    pub async fn exited(&self) -> io::Result<()> {
+        let mut guard = self.0.readable().await?;
+        // A pidfd stays readable after exit; clearing lets a later wait block
+        // again only if a reap attempt found nothing, which cannot happen.
+        guard.retain_ready();
+        Ok(())
+    }
+}
+
+/// How a reaped child ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitKind {
+    Code(i32),
+    Signal(i32),
+}
+
+/// A reaped child: how it ended and the CPU time it (and its reaped
+/// descendants) used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reaped {
+    pub exit: ExitKind,
+    pub cpu: Duration,
+}
+
+fn timeval(tv: libc::timeval) -> Duration {
+    Duration::from_secs(tv.tv_sec.max(0) as u64) + Duration::from_micros(tv.tv_usec.max(0) as u64)
+}
+
+/// Reaps `pid` with wait4, collecting its resource usage. With `block` false
+/// returns `Ok(None)` if it has not exited yet.
+pub fn wait4(pid: u32, block: bool) -> io::Result<Option<Reaped>> {
+    let mut status: libc::c_int = 0;
+    // SAFETY: rusage is plain old data; zeroed is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let flags = if block { 0 } else { libc::WNOHANG };
+    loop {
+        // SAFETY: valid pointers to locals; pid is our own child.
+        let r = unsafe { libc::wait4(pid as libc::pid_t, &mut status, flags, &mut usage) };
+        if r < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        if r == 0 {
+            return Ok(None);
+        }
+        break;
+    }
+    let exit = if libc::WIFSIGNALED(status) {
+        ExitKind::Signal(libc::WTERMSIG(status))
+    } else {
+        ExitKind::Code(libc::WEXITSTATUS(status))
+    };
+    Ok(Some(Reaped {
+        exit,
+        cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
+    }))
+}

@@ -1,0 +1,327 @@
+//! The subcommands: run a tournament, play one game, print standings.
+
+use crate::bot::{BotLog, BotProgram};
+use crate::bot_build::run_build;
+use crate::challenges::{meta_ttt, ChallengeId};
+use crate::cli::{Cli, Command, PlayArgs, RunArgs, StandingsArgs};
+use crate::config::{self, Overrides};
+use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::results::{Store, Writer};
+use crate::standings::Format;
+use crate::tournament::{self, TournamentSpec};
+use referee_sandbox::Confinement;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// Exit status of an interrupted run.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// Runs the parsed command line; returns the exit status.
+pub fn main(cli: Cli) -> Result<i32> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::machine(format!("cannot start the async runtime: {e}")))?;
+    let quiet = cli.quiet;
+    runtime.block_on(async move {
+        match cli.command {
+            None => run_tournament(cli.run, quiet).await,
+            Some(Command::Run(args)) => run_tournament(args, quiet).await,
+            Some(Command::Play(args)) => play(args).await,
+            Some(Command::Standings(args)) => standings(args),
+        }
+    })
+}
+
+/// Cores the referee may use for bots.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `--jobs`: at most the number of cores, so a time limit means the same on a busy machine.
+fn jobs(requested: Option<usize>) -> Result<usize> {
+    match requested {
+        Some(0) => Err(Error::input("--jobs must be at least 1")),
+        Some(j) => Ok(j.min(cores())),
+        None => Ok(cores()),
+    }
+}
+
+/// Cancels `token` on the first Ctrl-C or SIGTERM; exits at once on the second.
+fn stop_on_signals(token: CancellationToken, progress: Arc<Progress>) {
+    tokio::spawn(async move {
+        let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) else {
+            return;
+        };
+        let mut stops = 0;
+        loop {
+            tokio::select! {
+                r = tokio::signal::ctrl_c() => if r.is_err() { return },
+                _ = term.recv() => {}
+            }
+            stops += 1;
+            if stops == 1 {
+                progress.say("stopping: finished games are saved; interrupt again to quit at once");
+                token.cancel();
+            } else {
+                // Bots die with the referee (their parent-death signal).
+                std::process::exit(EXIT_INTERRUPTED);
+            }
+        }
+    });
+}
+
+fn log_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join("logs").join(format!("{name}.log"))
+}
+
+async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
+    let path = args
+        .instructions
+        .clone()
+        .ok_or_else(|| Error::input("no tournament given: pass --instructions FILE (see --help)"))?;
+    let overrides = Overrides {
+        challenge: args.challenge,
+        seed: args.seed,
+        settings: args.settings.clone(),
+    };
+    let resolved = config::resolve(&path, &overrides)?;
+    resolved.challenge.ensure_available()?;
+    let jobs = jobs(args.jobs)?;
+    let mut spec = resolved.spec.clone();
+    let db = args.db.clone().unwrap_or_else(|| spec.dir.join("results.db"));
+    let progress = Arc::new(Progress::new(quiet));
+    let cancel = CancellationToken::new();
+    stop_on_signals(cancel.clone(), Arc::clone(&progress));
+
+    prepare_folders(resolved.challenge, &spec)?;
+    let mut store = Store::open(&db)?;
+
+    // Builds first: a failed one leaves its bot out, the rest go on.
+    let mut keep = Vec::with_capacity(spec.bots.len());
+    for (bot, build) in spec.bots.iter().zip(&resolved.builds) {
+        let ok = match build {
+            None => true,
+            Some(build) => {
+                progress.say(&format!("building {}: {}", bot.name, build.command));
+                let log = BotLog::new(log_path(&spec.dir, &bot.name));
+                match run_build(&bot.name, &bot.folder, build, &log, &cancel).await {
+                    Ok(()) => true,
+                    Err(reason) => {
+                        eprintln!("referee: {reason}");
+                        false
+                    }
+                }
+            }
+        };
+        keep.push(ok);
+    }
+    if cancel.is_cancelled() {
+        return Ok(EXIT_INTERRUPTED);
+    }
+    let mut keep_iter = keep.iter();
+    spec.bots.retain(|_| *keep_iter.next().unwrap_or(&true));
+    if spec.bots.len() < 2 {
+        return Err(Error::machine(format!(
+            "only {} bot(s) left after failed builds; a tournament needs 2",
+            spec.bots.len()
+        )));
+    }
+
+    let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
+    let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
+    let programs: Vec<BotProgram> = spec.bots.iter().map(|b| program_for(&spec, b)).collect();
+    let logs: Vec<BotLog> = spec.bots.iter().map(|b| BotLog::new(log_path(&spec.dir, &b.name))).collect();
+
+    let report = match resolved.challenge {
+        ChallengeId::MetaTtt => {
+            let challenge = meta_ttt::MetaTtt::new(spec.clone(), programs, logs).map_err(Error::input)?;
+            let keys = meta_ttt::plan_keys(&spec).map_err(Error::input)?;
+            let done: HashSet<String> = store.games(&spec.challenge, &keys)?.into_keys().collect();
+            let (writer, writer_thread) = Writer::start(store, row.id, spec.challenge.clone())?;
+            let report = tournament::run(Arc::new(challenge), &writer, &done, jobs, &cancel, &progress).await;
+            drop(writer);
+            let _ = writer_thread.join();
+            report?
+        }
+        other => return Err(Error::input(format!("the {other} challenge is not available yet"))),
+    };
+    tracing::info!(?report, "run finished");
+
+    let store = Store::open(&db)?;
+    let text = render_standings(&store, row.id, Format::Text)?;
+    print_stdout(&text)?;
+    if report.interrupted {
+        progress.say(&format!(
+            "interrupted: {} of {} games are in {}; run the same command again to resume",
+            report.already_done + report.played,
+            report.total,
+            db.display()
+        ));
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(0)
+}
+
+/// A bot's process settings from its spec.
+fn program_for(spec: &TournamentSpec, bot: &tournament::BotSpec) -> BotProgram {
+    BotProgram {
+        name: bot.name.clone(),
+        argv: bot.argv.clone(),
+        cwd: spec.dir.clone(),
+        folder: bot.folder.clone(),
+        confinement: Confinement::minimal(),
+    }
+}
+
+/// Creates what a challenge promises each bot before it runs (meta-ttt:
+/// the bot's folder and an empty `data.txt`, never reset).
+fn prepare_folders(challenge: ChallengeId, spec: &TournamentSpec) -> Result<()> {
+    if challenge != ChallengeId::MetaTtt {
+        return Ok(());
+    }
+    for bot in &spec.bots {
+        std::fs::create_dir_all(&bot.folder)
+            .map_err(|e| Error::machine(format!("{}: cannot create the bot folder: {e}", bot.folder.display())))?;
+        let data = bot.folder.join("data.txt");
+        if !data.exists() {
+            std::fs::write(&data, b"").map_err(|e| Error::machine(format!("{}: {e}", data.display())))?;
+        }
+    }
+    Ok(())
+}
+
+fn print_stdout(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::machine(format!("cannot write to stdout: {e}")))
+}
+
+/// The leaderboard of a stored tournament in `format`.
+pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Result<String> {
+    let row = store
+        .find_tournament(Some(tournament_id))?
+        .ok_or_else(|| Error::machine(format!("no tournament {tournament_id} in the database")))?;
+    let spec: TournamentSpec = serde_json::from_str(&row.description)
+        .map_err(|e| Error::machine(format!("tournament {} has an unreadable description: {e}", row.id)))?;
+    match ChallengeId::parse(&spec.challenge) {
+        Some(ChallengeId::MetaTtt) => {
+            let keys = meta_ttt::plan_keys(&spec).map_err(Error::machine)?;
+            let found = store.games(&spec.challenge, &keys)?;
+            let records: Vec<Option<meta_ttt::StoredGame>> = keys
+                .iter()
+                .map(|k| found.get(k).and_then(|g| serde_json::from_str(&g.record).ok()))
+                .collect();
+            let totals = meta_ttt::totals(&spec, &records);
+            Ok(match format {
+                Format::Text => meta_ttt::text(&spec, &totals, row.play_seconds),
+                Format::Md => meta_ttt::leaderboard(&spec, &totals).to_markdown(),
+                Format::Json => meta_ttt::leaderboard(&spec, &totals).to_json(),
+                Format::Csv => meta_ttt::leaderboard(&spec, &totals).to_csv(),
+            })
+        }
+        _ => Err(Error::machine(format!(
+            "tournament {} is a {} tournament, which this version cannot show",
+            row.id, spec.challenge
+        ))),
+    }
+}
+
+fn standings(args: StandingsArgs) -> Result<i32> {
+    let db = match (&args.db, &args.instructions) {
+        (Some(db), _) => db.clone(),
+        (None, Some(ins)) => ins.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf).join("results.db"),
+        (None, None) => PathBuf::from("results.db"),
+    };
+    if !db.exists() {
+        return Err(Error::input(format!("{}: no results database here", db.display())));
+    }
+    let store = Store::open(&db)?;
+    let row = store
+        .find_tournament(args.tournament)?
+        .ok_or_else(|| Error::input(format!("{}: no tournament recorded", db.display())))?;
+    print_stdout(&render_standings(&store, row.id, args.format)?)?;
+    Ok(0)
+}
+
+async fn play(args: PlayArgs) -> Result<i32> {
+    match args.challenge {
+        ChallengeId::MetaTtt => play_meta_ttt(args).await,
+        other => Err(Error::input(format!("`referee play {other}` is not available yet"))),
+    }
+}
+
+async fn play_meta_ttt(args: PlayArgs) -> Result<i32> {
+    use game_meta_ttt::render;
+    if args.bots.len() != 2 {
+        return Err(Error::input(format!(
+            "meta-ttt is played by 2 bots ('CMD_X' 'CMD_O'), not {}",
+            args.bots.len()
+        )));
+    }
+    let mut settings = game_meta_ttt::Settings::default();
+    if let Some(t) = args.timeout_ms {
+        settings.set("timeout-ms", &t.to_string()).map_err(Error::input)?;
+    }
+    if let Some(r) = args.max_rounds {
+        settings.set("max-rounds", &r.to_string()).map_err(Error::input)?;
+    }
+    let cwd = match &args.cwd {
+        Some(d) => d.clone(),
+        None => std::env::current_dir().map_err(|e| Error::machine(format!("no current directory: {e}")))?,
+    };
+    let mut programs = Vec::new();
+    for (label, cmd) in ["X", "O"].iter().zip(&args.bots) {
+        let argv = crate::instructions::split_command(cmd).map_err(|m| Error::input(format!("{label}: {m}")))?;
+        programs.push(BotProgram {
+            name: label.to_string(),
+            argv,
+            cwd: cwd.clone(),
+            folder: cwd.clone(),
+            confinement: Confinement::minimal(),
+        });
+    }
+    let log = BotLog::discard();
+    let cancel = CancellationToken::new();
+    stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
+    let mut out = String::new();
+    let result = meta_ttt::play_game(
+        [&programs[0], &programs[1]],
+        [&log, &log],
+        &settings,
+        "play",
+        &cancel,
+        |view| {
+            let round = view.game.calls();
+            let mark = view.game.to_move().other();
+            let line = match view.verdict {
+                Ok(mv) => format!(
+                    "{}\n\n{}\n",
+                    render::legal_line(round, mark, mv),
+                    render::picture(view.game)
+                ),
+                Err(reason) => format!("{}\n", render::illegal_line(round, mark, reason, &view.reply.stdout)),
+            };
+            let _ = std::io::stdout().lock().write_all(line.as_bytes());
+            out.push_str(&line);
+        },
+    )
+    .await;
+    let Some((game, _)) = result else {
+        return Ok(EXIT_INTERRUPTED);
+    };
+    let record = game.record();
+    let mut end = format!("{}\n", render::result_line(&game));
+    for (i, (label, cmd)) in ["X", "O"].iter().zip(&args.bots).enumerate() {
+        let wins = u64::from(record.winner.map(|w| w.index()) == Some(i));
+        end.push_str(&render::bot_line(label, cmd, wins, u64::from(record.illegal[i]), record.points[i]));
+        end.push('\n');
+    }
+    print_stdout(&end)?;
+    Ok(0)
+}

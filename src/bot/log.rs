@@ -1,0 +1,97 @@
+//! Per-bot log files: a bot's stderr, capped, never mixed into the
+//! referee's own output.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// How much of a bot's stderr one log keeps over a whole run.
+pub const LOG_CAP: u64 = 4 << 20;
+
+/// An append-only, capped log for one bot. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct BotLog {
+    inner: Arc<Mutex<Inner>>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    path: PathBuf,
+    file: Option<File>,
+    written: u64,
+    truncated: bool,
+}
+
+impl BotLog {
+    /// A log at `path`, created (with its folder) on the first write.
+    pub fn new(path: impl Into<PathBuf>) -> BotLog {
+        BotLog {
+            inner: Arc::new(Mutex::new(Inner {
+                path: path.into(),
+                file: None,
+                written: 0,
+                truncated: false,
+            })),
+        }
+    }
+
+    /// A log that keeps nothing (for `referee play`, where stderr is shown).
+    pub fn discard() -> BotLog {
+        BotLog::new(PathBuf::new())
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.inner.lock().map(|i| i.path.clone()).unwrap_or_default()
+    }
+
+    /// Appends one labelled section (a call's stderr, a build's output).
+    /// Nothing is written for an empty body. Write errors are reported once
+    /// through tracing and otherwise ignored: a full disk must not stop a game.
+    pub fn section(&self, label: &str, body: &[u8]) {
+        if body.is_empty() {
+            return;
+        }
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        if inner.path.as_os_str().is_empty() || inner.truncated {
+            return;
+        }
+        if inner.file.is_none() {
+            match open_append(&inner.path) {
+                Ok(f) => inner.file = Some(f),
+                Err(e) => {
+                    tracing::warn!("cannot open bot log {}: {e}", inner.path.display());
+                    inner.truncated = true;
+                    return;
+                }
+            }
+        }
+        let room = LOG_CAP.saturating_sub(inner.written);
+        let take = body.len().min(room as usize);
+        let mut text = Vec::with_capacity(take + label.len() + 64);
+        text.extend_from_slice(format!("--- {label}\n").as_bytes());
+        text.extend_from_slice(&body[..take]);
+        if !text.ends_with(b"\n") {
+            text.push(b'\n');
+        }
+        if take < body.len() {
+            text.extend_from_slice(b"--- log cap reached; later output is discarded\n");
+            inner.truncated = true;
+        }
+        inner.written += take as u64;
+        if let Some(f) = inner.file.as_mut() {
+            if let Err(e) = f.write_all(&text) {
+                tracing::warn!("cannot write bot log: {e}");
+            }
+        }
+    }
+}
+
+fn open_append(path: &Path) -> std::io::Result<File> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    OpenOptions::new().create(true).append(true).open(path)
+}

@@ -1,0 +1,230 @@
+//! The per-decision runner: one fresh process per move (meta-ttt, heist,
+//! gun-duel interface 1). Start, collect stdout up to a cap, wait for exit or
+//! the deadline, kill the whole process group, reap. Exit is awaited on a
+//! pidfd, so there is no polling and no SIGCHLD handling.
+
+use super::program::BotProgram;
+use game_core::{Ending, Reply};
+use referee_sandbox::sys::{self, ExitKind, PidFd};
+use std::os::fd::OwnedFd;
+use std::time::{Duration, Instant};
+use tokio::io::AsyncReadExt;
+use tokio::net::unix::pipe;
+use tokio_util::sync::CancellationToken;
+
+/// Limits of one call.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Wall-clock time from spawn to exit.
+    pub deadline: Duration,
+    /// stdout beyond this many bytes ends the call as `TooLong`.
+    pub stdout_cap: usize,
+    /// stderr kept per call; the rest is read and discarded.
+    pub stderr_cap: usize,
+}
+
+/// What one call produced.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub reply: Reply,
+    /// stderr, at most `stderr_cap` bytes (or the reason a spawn failed).
+    pub stderr: Vec<u8>,
+    /// CPU time of the process (and any children it reaped).
+    pub cpu: Duration,
+    /// Wall-clock time from spawn to reap.
+    pub wall: Duration,
+}
+
+/// After the process group is killed, how long to wait for stdout's EOF.
+/// Only a process that escaped the group (setsid) can hold the pipe longer.
+const DRAIN_GRACE: Duration = Duration::from_millis(50);
+
+/// Runs one call of `program` with `args` appended.
+pub async fn run_once(
+    program: &BotProgram,
+    args: &[String],
+    limits: &Limits,
+    cancel: &CancellationToken,
+) -> Outcome {
+    let start = Instant::now();
+    let mut child = match program.command(args).spawn() {
+        Ok(child) => child,
+        Err(e) => return spawn_failed(program, e, start),
+    };
+    let pid = child.id();
+    let stdout = child.stdout.take().map(OwnedFd::from).and_then(|fd| pipe::Receiver::from_owned_fd(fd).ok());
+    let stderr = child.stderr.take().map(OwnedFd::from).and_then(|fd| pipe::Receiver::from_owned_fd(fd).ok());
+    let exited = match PidFd::open(pid) {
+        Ok(fd) => fd,
+        Err(e) => {
+            // Without a pidfd we cannot wait without blocking: give up on
+            // this call cleanly rather than hang.
+            kill_group(pid);
+            let _ = sys::wait4(pid, true);
+            return spawn_failed(program, e, start);
+        }
+    };
+    let mut collector = Collector::new(stdout, stderr, limits);
+    let deadline = tokio::time::Instant::from_std(start + limits.deadline);
+
+    let mut ending: Option<Ending> = None;
+    let mut has_exited = false;
+    while ending.is_none() && !has_exited {
+        tokio::select! {
+            biased;
+            _ = cancel.cancelled() => ending = Some(Ending::Cancelled),
+            r = exited.exited() => {
+                // A pidfd error is treated like exit: the reap below tells the truth.
+                drop(r);
+                has_exited = true;
+            }
+            _ = tokio::time::sleep_until(deadline) => ending = Some(Ending::TimedOut),
+            over = collector.read_some(), if collector.open() => {
+                if over { ending = Some(Ending::TooLong); }
+            }
+        }
+    }
+    // The call is over: nothing of the group may outlive it. Killing before
+    // reaping keeps the group id from being reused meanwhile.
+    kill_group(pid);
+    let reaped = reap(pid, &exited).await;
+    if ending.is_none() {
+        // Exited by itself: what it wrote before exiting still counts.
+        if collector.drain(DRAIN_GRACE).await {
+            ending = Some(Ending::TooLong);
+        }
+    }
+    let ending = ending.unwrap_or(match reaped.map(|r| r.exit) {
+        Some(ExitKind::Code(c)) => Ending::Exited(c),
+        Some(ExitKind::Signal(s)) => Ending::Signalled(s),
+        None => Ending::Signalled(libc::SIGKILL),
+    });
+    let (stdout, stderr) = collector.finish();
+    Outcome {
+        reply: Reply::ended(stdout, ending),
+        stderr,
+        cpu: reaped.map_or(Duration::ZERO, |r| r.cpu),
+        wall: start.elapsed(),
+    }
+}
+
+fn spawn_failed(program: &BotProgram, e: std::io::Error, start: Instant) -> Outcome {
+    let cmd = program.argv.first().map_or("", String::as_str);
+    Outcome {
+        reply: Reply::ended(Vec::new(), Ending::SpawnFailed),
+        stderr: format!("referee: cannot start `{cmd}`: {e}").into_bytes(),
+        cpu: Duration::ZERO,
+        wall: start.elapsed(),
+    }
+}
+
+/// SIGKILL to the whole process group (the child is its leader).
+pub(crate) fn kill_group(pid: u32) {
+    use nix::sys::signal::{killpg, Signal};
+    use nix::unistd::Pid;
+    // ESRCH (already gone) is the normal case after a clean exit.
+    let _ = killpg(Pid::from_raw(pid as i32), Signal::SIGKILL);
+}
+
+/// Reaps the (killed or exited) child once its pidfd says it has exited.
+async fn reap(pid: u32, exited: &PidFd) -> Option<sys::Reaped> {
+    if exited.exited().await.is_err() {
+        tracing::warn!("cannot wait on bot process {pid}; reaping it blocking");
+    }
+    // The pidfd said it has exited (or it was SIGKILLed just now), so this
+    // returns at once.
+    match sys::wait4(pid, true) {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!("cannot reap bot process {pid}: {e}");
+            None
+        }
+    }
+}
+
+/// Reads stdout (capped) and stderr (capped, excess discarded) concurrently.
+struct Collector {
+    stdout: Option<pipe::Receiver>,
+    stderr: Option<pipe::Receiver>,
+    out: Vec<u8>,
+    err: Vec<u8>,
+    out_cap: usize,
+    err_cap: usize,
+    buf: Box<[u8; 8192]>,
+    ebuf: Box<[u8; 4096]>,
+}
+
+impl Collector {
+    fn new(stdout: Option<pipe::Receiver>, stderr: Option<pipe::Receiver>, limits: &Limits) -> Self {
+        Collector {
+            stdout,
+            stderr,
+            out: Vec::new(),
+            err: Vec::new(),
+            out_cap: limits.stdout_cap,
+            err_cap: limits.stderr_cap,
+            buf: Box::new([0; 8192]),
+            ebuf: Box::new([0; 4096]),
+        }
+    }
+
+    fn open(&self) -> bool {
+        self.stdout.is_some() || self.stderr.is_some()
+    }
+
+    /// Waits for either pipe to give bytes or EOF. Returns true once stdout
+    /// has gone over its cap.
+    async fn read_some(&mut self) -> bool {
+        tokio::select! {
+            r = read_opt(&mut self.stdout, &mut self.buf[..]) => {
+                match r {
+                    Ok(0) | Err(_) => self.stdout = None,
+                    Ok(n) => {
+                        let room = (self.out_cap + 1).saturating_sub(self.out.len());
+                        self.out.extend_from_slice(&self.buf[..n.min(room)]);
+                        if self.out.len() > self.out_cap {
+                            return true;
+                        }
+                    }
+                }
+            }
+            r = read_opt(&mut self.stderr, &mut self.ebuf[..]) => {
+                match r {
+                    Ok(0) | Err(_) => self.stderr = None,
+                    Ok(n) => {
+                        let room = self.err_cap.saturating_sub(self.err.len());
+                        self.err.extend_from_slice(&self.ebuf[..n.min(room)]);
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// After the group is dead: reads what is left until EOF, for at most
+    /// `grace`. Returns true if stdout went over its cap.
+    async fn drain(&mut self, grace: Duration) -> bool {
+        let until = tokio::time::Instant::now() + grace;
+        while self.open() {
+            match tokio::time::timeout_at(until, self.read_some()).await {
+                Ok(true) => return true,
+                Ok(false) => {}
+                Err(_) => break,
+            }
+        }
+        false
+    }
+
+    fn finish(mut self) -> (Vec<u8>, Vec<u8>) {
+        self.out.truncate(self.out_cap);
+        (self.out, self.err)
+    }
+}
+
+/// Reads from a pipe that may already be closed; a closed one never completes.
+async fn read_opt(pipe: &mut Option<pipe::Receiver>, buf: &mut [u8]) -> std::io::Result<usize> {
+    match pipe {
+        Some(p) => p.read(buf).await,
+        None => std::future::pending().await,
+    }
+}

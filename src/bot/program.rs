@@ -1,0 +1,51 @@
+//! A bot's command line and the environment every one of its processes gets.
+
+use referee_sandbox::Confinement;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// Everything needed to start one of a bot's processes.
+#[derive(Debug, Clone)]
+pub struct BotProgram {
+    /// The bot's name, as in instructions.txt.
+    pub name: String,
+    /// The command split into words (no shell); per-call arguments are appended.
+    pub argv: Vec<String>,
+    /// Working directory: the tournament directory.
+    pub cwd: PathBuf,
+    /// The bot's own folder: its HOME and TMPDIR.
+    pub folder: PathBuf,
+    /// Applied in the child just before exec.
+    pub confinement: Confinement,
+}
+
+impl BotProgram {
+    /// A `Command` for one process of this bot with `extra` arguments
+    /// appended: its own process group, a clean environment (the referee's
+    /// PATH, HOME and TMPDIR set to the bot's folder), stdin from /dev/null,
+    /// stdout and stderr piped.
+    pub fn command(&self, extra: &[String]) -> Command {
+        let (program, args) = match self.argv.split_first() {
+            Some((p, a)) => (p.as_str(), a),
+            // Unreachable for parsed instructions (a command has a word);
+            // spawning "" fails cleanly and becomes a SpawnFailed reply.
+            None => ("", &[][..]),
+        };
+        let mut cmd = Command::new(program);
+        cmd.args(args)
+            .args(extra)
+            .current_dir(&self.cwd)
+            .env_clear()
+            .env("HOME", &self.folder)
+            .env("TMPDIR", &self.folder)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(path) = std::env::var_os("PATH") {
+            cmd.env("PATH", path);
+        }
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        self.confinement.install(&mut cmd);
+        cmd
+    }
+}

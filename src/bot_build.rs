@@ -1,0 +1,61 @@
+//! Running a bot's `build` command (from bot.toml) once before a tournament,
+//! in the bot's folder, with a time limit. A failed build excludes the bot;
+//! its output is kept in the bot's log and shown.
+
+use crate::bot::{run_once, BotLog, BotProgram, Limits};
+use crate::config::Build;
+use game_core::Ending;
+use referee_sandbox::Confinement;
+use std::path::Path;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// Output kept of a build (stdout and stderr each).
+const BUILD_OUTPUT_CAP: usize = 1 << 20;
+
+/// Runs `build` for the bot in `folder`. `Err` holds a one-line reason and the
+/// tail of the build's output.
+pub async fn run_build(
+    name: &str,
+    folder: &Path,
+    build: &Build,
+    log: &BotLog,
+    cancel: &CancellationToken,
+) -> Result<(), String> {
+    // Builds are written as shell command lines (`make && strip bot`), so
+    // unlike bot commands they go through `sh -c`.
+    let program = BotProgram {
+        name: name.to_string(),
+        argv: vec!["sh".into(), "-c".into(), build.command.clone()],
+        cwd: folder.to_path_buf(),
+        folder: folder.to_path_buf(),
+        confinement: Confinement::minimal(),
+    };
+    let limits = Limits {
+        deadline: Duration::from_secs(build.timeout_s),
+        stdout_cap: BUILD_OUTPUT_CAP,
+        stderr_cap: BUILD_OUTPUT_CAP,
+    };
+    let out = run_once(&program, &[], &limits, cancel).await;
+    let mut output = out.reply.stdout.clone();
+    output.extend_from_slice(&out.stderr);
+    log.section(&format!("build: {}", build.command), &output);
+    let failure = match out.reply.ending {
+        Ending::Exited(0) => return Ok(()),
+        Ending::Exited(c) => format!("exited with status {c}"),
+        Ending::Signalled(s) => format!("killed by signal {s}"),
+        Ending::TimedOut => format!("took longer than {} s", build.timeout_s),
+        Ending::TooLong => "printed more than 1 MiB".to_string(),
+        Ending::SpawnFailed => "could not start `sh`".to_string(),
+        Ending::Cancelled => "was interrupted".to_string(),
+    };
+    let text = String::from_utf8_lossy(&output);
+    let tail: Vec<&str> = text.lines().rev().take(10).collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    Err(format!(
+        "build of `{name}` ({}) {failure}; the bot is left out. Log: {}\n{}",
+        build.command,
+        log.path().display(),
+        tail.iter().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+    ))
+}

@@ -1,0 +1,224 @@
+//! meta-ttt joined to the per-call process runner and the tournament loop.
+
+use crate::bot::{run_once, BotLog, BotProgram, Limits};
+use crate::standings::{competition_ranks, Leaderboard, Row};
+use crate::tournament::run::{Challenge, Played, PlannedGame};
+use crate::tournament::TournamentSpec;
+use game_core::Reply;
+use game_meta_ttt::{render, standings, wire, Call, Game, GameRecord, Settings};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// stderr kept per call in the bot's log.
+const STDERR_CAP: usize = 16 * 1024;
+
+/// Settings from the resolved key/value map.
+pub fn settings(spec: &TournamentSpec) -> Result<Settings, String> {
+    let mut s = Settings::default();
+    for (k, v) in &spec.settings {
+        s.set(k, v)?;
+    }
+    Ok(s)
+}
+
+/// What is stored per game.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredGame {
+    pub x: String,
+    pub o: String,
+    #[serde(flatten)]
+    pub record: GameRecord,
+    /// CPU seconds used by [X, O] over the game.
+    pub cpu_seconds: [f64; 2],
+}
+
+/// What `play_game` reports after each call, for transcripts.
+pub struct CallView<'a> {
+    pub game: &'a Game,
+    pub reply: &'a Reply,
+    pub verdict: Result<game_meta_ttt::Move, game_meta_ttt::Illegal>,
+}
+
+/// Plays one game between two programs. `None` if cancelled.
+pub async fn play_game(
+    bots: [&BotProgram; 2],
+    logs: [&BotLog; 2],
+    settings: &Settings,
+    label: &str,
+    cancel: &CancellationToken,
+    mut observe: impl FnMut(CallView<'_>),
+) -> Option<(Game, [Duration; 2])> {
+    let limits = Limits {
+        deadline: Duration::from_millis(settings.timeout_ms),
+        stdout_cap: wire::STDOUT_CAP,
+        stderr_cap: STDERR_CAP,
+    };
+    let mut game = Game::new(settings.max_rounds);
+    let mut cpu = [Duration::ZERO; 2];
+    while !game.is_over() {
+        let side = game.to_move().index();
+        let args = wire::argv(&game);
+        let outcome = run_once(bots[side], &args, &limits, cancel).await;
+        if matches!(outcome.reply.ending, game_core::Ending::Cancelled) || cancel.is_cancelled() {
+            return None;
+        }
+        cpu[side] += outcome.cpu;
+        logs[side].section(&format!("{label} call {}", game.calls() + 1), &outcome.stderr);
+        let call: Call = wire::read_reply(&outcome.reply);
+        let verdict = game.apply(call);
+        observe(CallView {
+            game: &game,
+            reply: &outcome.reply,
+            verdict,
+        });
+    }
+    Some((game, cpu))
+}
+
+/// A meta-ttt tournament ready to run.
+pub struct MetaTtt {
+    spec: TournamentSpec,
+    settings: Settings,
+    programs: Vec<BotProgram>,
+    logs: Vec<BotLog>,
+    pairs: Vec<(usize, usize)>,
+    plan: Vec<PlannedGame>,
+}
+
+impl MetaTtt {
+    pub fn new(spec: TournamentSpec, programs: Vec<BotProgram>, logs: Vec<BotLog>) -> Result<MetaTtt, String> {
+        let settings = settings(&spec)?;
+        let pairs = standings::schedule(spec.bots.len());
+        let plan = plan(&spec, &settings, &pairs);
+        Ok(MetaTtt {
+            spec,
+            settings,
+            programs,
+            logs,
+            pairs,
+            plan,
+        })
+    }
+}
+
+/// The game key names everything a game depends on: the settings and both
+/// bots (by fingerprint) in their colours. meta-ttt uses no randomness, so
+/// the tournament seed is not part of it.
+fn plan(spec: &TournamentSpec, settings: &Settings, pairs: &[(usize, usize)]) -> Vec<PlannedGame> {
+    pairs
+        .iter()
+        .map(|&(x, o)| PlannedGame {
+            key: format!(
+                "timeout-ms={};max-rounds={};X={}:{};O={}:{}",
+                settings.timeout_ms,
+                settings.max_rounds,
+                spec.bots[x].name,
+                spec.bots[x].fingerprint,
+                spec.bots[o].name,
+                spec.bots[o].fingerprint
+            ),
+            seed: 0,
+            resources: vec![x, o],
+        })
+        .collect()
+}
+
+impl Challenge for MetaTtt {
+    fn id(&self) -> &'static str {
+        "meta-ttt"
+    }
+
+    fn plan(&self) -> &[PlannedGame] {
+        &self.plan
+    }
+
+    async fn play(self: Arc<Self>, index: usize, cancel: CancellationToken) -> Option<Played> {
+        let (x, o) = self.pairs[index];
+        let label = format!("game {} ({} X vs {} O)", index + 1, self.spec.bots[x].name, self.spec.bots[o].name);
+        let (game, cpu) = play_game(
+            [&self.programs[x], &self.programs[o]],
+            [&self.logs[x], &self.logs[o]],
+            &self.settings,
+            &label,
+            &cancel,
+            |_| {},
+        )
+        .await?;
+        let stored = StoredGame {
+            x: self.spec.bots[x].name.clone(),
+            o: self.spec.bots[o].name.clone(),
+            record: game.record(),
+            cpu_seconds: [cpu[0].as_secs_f64(), cpu[1].as_secs_f64()],
+        };
+        let summary = format!(
+            "{} (X) vs {} (O): {} after {} calls, points {} / {}",
+            stored.x,
+            stored.o,
+            render::result_line(&game).trim_start_matches("Result: ").trim_end_matches('.'),
+            stored.record.calls,
+            stored.record.points[0],
+            stored.record.points[1]
+        );
+        let record = serde_json::to_string(&stored).ok()?;
+        Some(Played { record, summary })
+    }
+}
+
+/// Totals per bot (instructions order) from the stored records of a plan.
+pub fn totals(spec: &TournamentSpec, records: &[Option<StoredGame>]) -> Vec<standings::Totals> {
+    let pairs = standings::schedule(spec.bots.len());
+    let mut totals = vec![standings::Totals::default(); spec.bots.len()];
+    for (&(x, o), rec) in pairs.iter().zip(records) {
+        if let Some(rec) = rec {
+            standings::add_game(&mut totals, x, o, &rec.record);
+        }
+    }
+    totals
+}
+
+/// The plan's game keys, for looking records up.
+pub fn plan_keys(spec: &TournamentSpec) -> Result<Vec<String>, String> {
+    let s = settings(spec)?;
+    let pairs = standings::schedule(spec.bots.len());
+    Ok(plan(spec, &s, &pairs).into_iter().map(|g| g.key).collect())
+}
+
+/// The post's text: a line per bot in instructions order, then the time line.
+pub fn text(spec: &TournamentSpec, totals: &[standings::Totals], seconds: f64) -> String {
+    let mut out = String::new();
+    for (i, (bot, t)) in spec.bots.iter().zip(totals).enumerate() {
+        out.push_str(&render::bot_line(&format!("Bot {}", i + 1), &bot.name, t.wins, t.illegal, t.points));
+        out.push('\n');
+    }
+    out.push_str(&render::time_line(spec.bots.len(), seconds));
+    out.push('\n');
+    out
+}
+
+/// The shared leaderboard: points descending, ties in instructions order.
+pub fn leaderboard(spec: &TournamentSpec, totals: &[standings::Totals]) -> Leaderboard {
+    let mut order: Vec<usize> = (0..totals.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(totals[i].points));
+    let scores: Vec<i64> = order.iter().map(|&i| totals[i].points).collect();
+    let ranks = competition_ranks(&scores);
+    Leaderboard {
+        columns: ["wins", "losses", "draws", "illegal", "games"].map(String::from).to_vec(),
+        rows: order
+            .iter()
+            .zip(ranks)
+            .map(|(&i, rank)| {
+                let t = &totals[i];
+                Row {
+                    rank,
+                    name: spec.bots[i].name.clone(),
+                    score: json!(t.points),
+                    faults: t.faults.0.iter().map(|(k, v)| (k.name().to_string(), *v)).collect(),
+                    extra: vec![json!(t.wins), json!(t.losses), json!(t.draws), json!(t.illegal), json!(t.games)],
+                }
+            })
+            .collect(),
+    }
+}

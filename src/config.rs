@@ -1,0 +1,207 @@
+//! From instructions.txt, bot.toml files and command-line flags to a
+//! resolved tournament. Flags beat header keys, which beat defaults.
+
+use crate::bot_toml::BotToml;
+use crate::challenges::ChallengeId;
+use crate::error::{Error, Result};
+use crate::instructions::{split_command, validate_name, Instructions};
+use crate::tournament::spec::fingerprint;
+use crate::tournament::{BotSpec, TournamentSpec};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What the command line says about a tournament run.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub challenge: Option<ChallengeId>,
+    pub seed: Option<u64>,
+    /// `--set KEY=VALUE`, in order.
+    pub settings: Vec<(String, String)>,
+}
+
+/// A bot's build step from its bot.toml.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Build {
+    pub command: String,
+    pub timeout_s: u64,
+}
+
+/// A resolved tournament plus what must happen before it runs.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub challenge: ChallengeId,
+    pub spec: TournamentSpec,
+    /// Per bot (same order as `spec.bots`).
+    pub builds: Vec<Option<Build>>,
+    pub instructions: Instructions,
+}
+
+/// Default seconds a bot.toml build may take.
+pub const BUILD_TIMEOUT_S: u64 = 300;
+
+pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
+    let instructions = Instructions::load(path)?;
+    let file = &instructions.path;
+
+    let challenge = match (instructions.header("challenge"), over.challenge) {
+        (Some(h), flag) => {
+            let named = ChallengeId::parse(&h.value).ok_or_else(|| {
+                let known: Vec<_> = ChallengeId::ALL.iter().map(|c| c.name()).collect();
+                Error::input_at(file, h.line, format!("unknown challenge `{}` (known: {})", h.value, known.join(", ")))
+            })?;
+            if let Some(flag) = flag.filter(|f| *f != named) {
+                return Err(Error::input_at(
+                    file,
+                    h.line,
+                    format!("the file says `challenge: {named}` but --challenge says {flag}"),
+                ));
+            }
+            named
+        }
+        (None, Some(flag)) => flag,
+        (None, None) => {
+            return Err(Error::input_file(
+                file,
+                "no `challenge:` header; add one or pass --challenge ID",
+            ))
+        }
+    };
+
+    let mut seed = 0u64;
+    let mut settings = BTreeMap::new();
+    for h in &instructions.headers {
+        match h.key.as_str() {
+            "challenge" => {}
+            "seed" => {
+                seed = h.value.parse().map_err(|_| {
+                    Error::input_at(file, h.line, format!("seed must be a whole number from 0 to 2^64-1, not `{}`", h.value))
+                })?
+            }
+            key => {
+                challenge.check_setting(key, &h.value).map_err(|m| Error::input_at(file, h.line, m))?;
+                settings.insert(key.to_string(), h.value.clone());
+            }
+        }
+    }
+    if let Some(s) = over.seed {
+        seed = s;
+    }
+    for (key, value) in &over.settings {
+        challenge
+            .check_setting(key, value)
+            .map_err(|m| Error::input(format!("--set {key}={value}: {m}")))?;
+        settings.insert(key.clone(), value.clone());
+    }
+
+    let dir = instructions.dir.clone();
+    let mut bots = Vec::new();
+    let mut builds = Vec::new();
+    for listed in &instructions.bots {
+        let folder = dir.join(&listed.name);
+        let toml = if folder.is_dir() { BotToml::load(&folder)? } else { None };
+        let (bot, build) = bot_spec(&listed.name, &listed.command, listed.argv.clone(), folder, toml.as_ref(), challenge)?;
+        bots.push(bot);
+        builds.push(build);
+    }
+    for (name, folder, toml) in drop_ins(&dir, &instructions)? {
+        let command = toml.run.clone().unwrap_or_default();
+        let argv = split_command(&command).map_err(|m| Error::input_file(&toml.path, m))?;
+        let (bot, build) = bot_spec(&name, &command, argv, folder, Some(&toml), challenge)?;
+        bots.push(bot);
+        builds.push(build);
+    }
+    if bots.len() < 2 {
+        return Err(Error::input_file(file, format!("a tournament needs at least 2 bots, found {}", bots.len())));
+    }
+    Ok(Resolved {
+        challenge,
+        spec: TournamentSpec {
+            challenge: challenge.name().to_string(),
+            seed,
+            settings,
+            bots,
+            dir,
+        },
+        builds,
+        instructions,
+    })
+}
+
+fn bot_spec(
+    name: &str,
+    command: &str,
+    argv: Vec<String>,
+    folder: PathBuf,
+    toml: Option<&BotToml>,
+    challenge: ChallengeId,
+) -> Result<(BotSpec, Option<Build>)> {
+    let interface = match toml.and_then(|t| t.interface.as_ref().map(|i| (t, i))) {
+        Some((t, iface)) => {
+            if challenge != ChallengeId::GunDuel {
+                return Err(Error::input_at(
+                    &t.path,
+                    t.line_at(iface.span().start),
+                    format!("`interface` is a gun-duel setting; this is a {challenge} tournament"),
+                ));
+            }
+            Some(iface.get_ref().clone())
+        }
+        None => None,
+    };
+    let build = toml.and_then(|t| {
+        t.build.as_ref().map(|b| Build {
+            command: b.clone(),
+            timeout_s: t.build_timeout_s.unwrap_or(BUILD_TIMEOUT_S),
+        })
+    });
+    Ok((
+        BotSpec {
+            name: name.to_string(),
+            command: command.to_string(),
+            argv,
+            fingerprint: fingerprint(name, command),
+            folder,
+            language: toml.and_then(|t| t.language.clone()),
+            owner: toml.and_then(|t| t.owner.clone()),
+            interface,
+        },
+        build,
+    ))
+}
+
+/// Folders of the tournament directory with a bot.toml holding `name` and
+/// `run`, not listed in the instructions, in name order.
+fn drop_ins(dir: &Path, instructions: &Instructions) -> Result<Vec<(String, PathBuf, BotToml)>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::input_file(dir, format!("cannot list the folder: {e}")))?;
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let folder = entry.path();
+        if !folder.is_dir() {
+            continue;
+        }
+        let Some(folder_name) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        if instructions.bots.iter().any(|b| b.name == folder_name) {
+            continue;
+        }
+        let Some(toml) = BotToml::load(&folder)? else { continue };
+        let (Some(name), Some(_)) = (&toml.name, &toml.run) else { continue };
+        if *name != folder_name {
+            return Err(Error::input_file(
+                &toml.path,
+                format!("name `{name}` must match the folder name `{folder_name}` for a drop-in bot"),
+            ));
+        }
+        validate_name(name).map_err(|m| Error::input_file(&toml.path, m))?;
+        found.push((name.clone(), folder, toml));
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(found)
+}
+
+/// Parses `KEY=VALUE` for `--set`.
+pub fn parse_set(s: &str) -> std::result::Result<(String, String), String> {
+    let (k, v) = s.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, got `{s}`"))?;
+    Ok((k.trim().to_string(), v.trim().to_string()))
+}

@@ -1,0 +1,18 @@
+//! `referee`: runs King-of-the-Hill bot tournaments.
+//!
+//! See ARCHITECTURE.md for the codemap and the invariants.
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod bot;
+pub mod bot_build;
+pub mod bot_toml;
+pub mod challenges;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod instructions;
+pub mod progress;
+pub mod results;
+pub mod standings;
+pub mod tournament;

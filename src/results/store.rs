@@ -1,0 +1,194 @@
+//! The SQLite schema and its queries.
+
+use crate::error::{Error, Result};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::HashMap;
+use std::path::Path;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS tournaments (
+    id            INTEGER PRIMARY KEY,
+    challenge     TEXT NOT NULL,
+    identity      TEXT NOT NULL UNIQUE,  -- challenge, seed, settings and field
+    description   TEXT NOT NULL,         -- JSON: what `standings` needs to re-plan it
+    play_seconds  REAL NOT NULL DEFAULT 0,
+    created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    updated_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS games (
+    challenge     TEXT NOT NULL,
+    game_key      TEXT NOT NULL,
+    seed          INTEGER NOT NULL,
+    record        TEXT NOT NULL,         -- JSON, the challenge's own record
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    finished_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (challenge, game_key)
+);
+";
+
+/// A stored tournament.
+#[derive(Debug, Clone)]
+pub struct TournamentRow {
+    pub id: i64,
+    pub challenge: String,
+    pub identity: String,
+    pub description: String,
+    pub play_seconds: f64,
+}
+
+/// A stored game.
+#[derive(Debug, Clone)]
+pub struct GameRow {
+    pub game_key: String,
+    pub seed: i64,
+    pub record: String,
+}
+
+/// An open results database.
+pub struct Store {
+    conn: Connection,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`.
+    pub fn open(path: &Path) -> Result<Store> {
+        let conn = Connection::open(path)
+            .map_err(|e| Error::machine(format!("{}: cannot open results database: {e}", path.display())))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        // WAL: readers (`referee standings`) never block the writer; NORMAL
+        // sync is durable against a crash or kill of the referee.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.execute_batch(SCHEMA)
+            .map_err(|e| Error::machine(format!("{}: not a referee results database: {e}", path.display())))?;
+        Ok(Store { conn })
+    }
+
+    /// The tournament with this identity, created if new. Touches `updated_at`
+    /// so the most recent run is the default for `standings`.
+    pub fn tournament(&mut self, challenge: &str, identity: &str, description: &str) -> Result<TournamentRow> {
+        self.conn.execute(
+            "INSERT INTO tournaments (challenge, identity, description) VALUES (?1, ?2, ?3)
+             ON CONFLICT(identity) DO UPDATE SET description = excluded.description,
+                 updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+            params![challenge, identity, description],
+        )?;
+        self.conn
+            .query_row(
+                "SELECT id, challenge, identity, description, play_seconds FROM tournaments WHERE identity = ?1",
+                params![identity],
+                row_to_tournament,
+            )
+            .map_err(Error::from)
+    }
+
+    /// The most recently run tournament, or the one with this id.
+    pub fn find_tournament(&self, id: Option<i64>) -> Result<Option<TournamentRow>> {
+        let sql = "SELECT id, challenge, identity, description, play_seconds FROM tournaments";
+        let row = match id {
+            Some(id) => self
+                .conn
+                .query_row(&format!("{sql} WHERE id = ?1"), params![id], row_to_tournament),
+            None => self.conn.query_row(
+                &format!("{sql} ORDER BY updated_at DESC, id DESC LIMIT 1"),
+                [],
+                row_to_tournament,
+            ),
+        };
+        row.optional().map_err(Error::from)
+    }
+
+    /// Every tournament, oldest first.
+    pub fn tournaments(&self) -> Result<Vec<TournamentRow>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, challenge, identity, description, play_seconds FROM tournaments ORDER BY id")?;
+        let rows = stmt.query_map([], row_to_tournament)?;
+        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(Error::from)
+    }
+
+    /// The stored games of `challenge` among `keys`.
+    pub fn games(&self, challenge: &str, keys: &[String]) -> Result<HashMap<String, GameRow>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT game_key, seed, record FROM games WHERE challenge = ?1 AND game_key = ?2")?;
+        let mut found = HashMap::new();
+        for key in keys {
+            let row = stmt
+                .query_row(params![challenge, key], |r| {
+                    Ok(GameRow {
+                        game_key: r.get(0)?,
+                        seed: r.get(1)?,
+                        record: r.get(2)?,
+                    })
+                })
+                .optional()?;
+            if let Some(row) = row {
+                found.insert(key.clone(), row);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Stores finished games and adds play time to a tournament, in one transaction.
+    pub fn commit(&mut self, tournament_id: i64, challenge: &str, games: &[GameRow], play_seconds: f64) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO games (challenge, game_key, seed, record, tournament_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for g in games {
+                insert.execute(params![challenge, g.game_key, g.seed, g.record, tournament_id])?;
+            }
+            if play_seconds > 0.0 {
+                tx.execute(
+                    "UPDATE tournaments SET play_seconds = play_seconds + ?1 WHERE id = ?2",
+                    params![play_seconds, tournament_id],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
+    Ok(TournamentRow {
+        id: r.get(0)?,
+        challenge: r.get(1)?,
+        identity: r.get(2)?,
+        description: r.get(3)?,
+        play_seconds: r.get(4)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_survive_reopening_and_play_time_adds_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.db");
+        {
+            let mut s = Store::open(&path).unwrap();
+            let t = s.tournament("meta-ttt", "id-1", "{}").unwrap();
+            let g = GameRow {
+                game_key: "k1".into(),
+                seed: 7,
+                record: "{\"a\":1}".into(),
+            };
+            s.commit(t.id, "meta-ttt", &[g], 1.5).unwrap();
+            s.commit(t.id, "meta-ttt", &[], 2.0).unwrap();
+        }
+        let mut s = Store::open(&path).unwrap();
+        let t = s.tournament("meta-ttt", "id-1", "{}").unwrap();
+        assert_eq!(t.play_seconds, 3.5);
+        let found = s.games("meta-ttt", &["k1".to_string(), "k2".to_string()]).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found["k1"].seed, 7);
+        assert!(s.games("forty", &["k1".to_string()]).unwrap().is_empty());
+        assert_eq!(s.find_tournament(None).unwrap().map(|t| t.id), Some(t.id));
+    }
+}
