@@ -54,7 +54,9 @@ fn jobs(requested: Option<usize>) -> Result<usize> {
 /// Cancels `token` on the first Ctrl-C or SIGTERM; exits at once on the second.
 fn stop_on_signals(token: CancellationToken, progress: Arc<Progress>) {
     tokio::spawn(async move {
-        let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) else {
+        let Ok(mut term) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        else {
             return;
         };
         let mut stops = 0;
@@ -80,10 +82,9 @@ fn log_path(dir: &Path, name: &str) -> PathBuf {
 }
 
 async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
-    let path = args
-        .instructions
-        .clone()
-        .ok_or_else(|| Error::input("no tournament given: pass --instructions FILE (see --help)"))?;
+    let path = args.instructions.clone().ok_or_else(|| {
+        Error::input("no tournament given: pass --instructions FILE (see --help)")
+    })?;
     let overrides = Overrides {
         challenge: args.challenge,
         seed: args.seed,
@@ -93,7 +94,10 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
     resolved.challenge.ensure_available()?;
     let jobs = jobs(args.jobs)?;
     let mut spec = resolved.spec.clone();
-    let db = args.db.clone().unwrap_or_else(|| spec.dir.join("results.db"));
+    let db = args
+        .db
+        .clone()
+        .unwrap_or_else(|| spec.dir.join("results.db"));
     let progress = Arc::new(Progress::new(quiet));
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
@@ -135,20 +139,37 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
     let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
     let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
     let programs: Vec<BotProgram> = spec.bots.iter().map(|b| program_for(&spec, b)).collect();
-    let logs: Vec<BotLog> = spec.bots.iter().map(|b| BotLog::new(log_path(&spec.dir, &b.name))).collect();
+    let logs: Vec<BotLog> = spec
+        .bots
+        .iter()
+        .map(|b| BotLog::new(log_path(&spec.dir, &b.name)))
+        .collect();
 
     let report = match resolved.challenge {
         ChallengeId::MetaTtt => {
-            let challenge = meta_ttt::MetaTtt::new(spec.clone(), programs, logs).map_err(Error::input)?;
+            let challenge =
+                meta_ttt::MetaTtt::new(spec.clone(), programs, logs).map_err(Error::input)?;
             let keys = meta_ttt::plan_keys(&spec).map_err(Error::input)?;
             let done: HashSet<String> = store.games(&spec.challenge, &keys)?.into_keys().collect();
             let (writer, writer_thread) = Writer::start(store, row.id, spec.challenge.clone())?;
-            let report = tournament::run(Arc::new(challenge), &writer, &done, jobs, &cancel, &progress).await;
+            let report = tournament::run(
+                Arc::new(challenge),
+                &writer,
+                &done,
+                jobs,
+                &cancel,
+                &progress,
+            )
+            .await;
             drop(writer);
             let _ = writer_thread.join();
             report?
         }
-        other => return Err(Error::input(format!("the {other} challenge is not available yet"))),
+        other => {
+            return Err(Error::input(format!(
+                "the {other} challenge is not available yet"
+            )))
+        }
     };
     tracing::info!(?report, "run finished");
 
@@ -185,11 +206,16 @@ fn prepare_folders(challenge: ChallengeId, spec: &TournamentSpec) -> Result<()> 
         return Ok(());
     }
     for bot in &spec.bots {
-        std::fs::create_dir_all(&bot.folder)
-            .map_err(|e| Error::machine(format!("{}: cannot create the bot folder: {e}", bot.folder.display())))?;
+        std::fs::create_dir_all(&bot.folder).map_err(|e| {
+            Error::machine(format!(
+                "{}: cannot create the bot folder: {e}",
+                bot.folder.display()
+            ))
+        })?;
         let data = bot.folder.join("data.txt");
         if !data.exists() {
-            std::fs::write(&data, b"").map_err(|e| Error::machine(format!("{}: {e}", data.display())))?;
+            std::fs::write(&data, b"")
+                .map_err(|e| Error::machine(format!("{}: {e}", data.display())))?;
         }
     }
     Ok(())
@@ -207,15 +233,23 @@ pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Re
     let row = store
         .find_tournament(Some(tournament_id))?
         .ok_or_else(|| Error::machine(format!("no tournament {tournament_id} in the database")))?;
-    let spec: TournamentSpec = serde_json::from_str(&row.description)
-        .map_err(|e| Error::machine(format!("tournament {} has an unreadable description: {e}", row.id)))?;
+    let spec: TournamentSpec = serde_json::from_str(&row.description).map_err(|e| {
+        Error::machine(format!(
+            "tournament {} has an unreadable description: {e}",
+            row.id
+        ))
+    })?;
     match ChallengeId::parse(&spec.challenge) {
         Some(ChallengeId::MetaTtt) => {
             let keys = meta_ttt::plan_keys(&spec).map_err(Error::machine)?;
             let found = store.games(&spec.challenge, &keys)?;
             let records: Vec<Option<meta_ttt::StoredGame>> = keys
                 .iter()
-                .map(|k| found.get(k).and_then(|g| serde_json::from_str(&g.record).ok()))
+                .map(|k| {
+                    found
+                        .get(k)
+                        .and_then(|g| serde_json::from_str(&g.record).ok())
+                })
                 .collect();
             let totals = meta_ttt::totals(&spec, &records);
             Ok(match format {
@@ -235,11 +269,17 @@ pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Re
 fn standings(args: StandingsArgs) -> Result<i32> {
     let db = match (&args.db, &args.instructions) {
         (Some(db), _) => db.clone(),
-        (None, Some(ins)) => ins.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf).join("results.db"),
+        (None, Some(ins)) => ins
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            .join("results.db"),
         (None, None) => PathBuf::from("results.db"),
     };
     if !db.exists() {
-        return Err(Error::input(format!("{}: no results database here", db.display())));
+        return Err(Error::input(format!(
+            "{}: no results database here",
+            db.display()
+        )));
     }
     let store = Store::open(&db)?;
     let row = store
@@ -252,7 +292,9 @@ fn standings(args: StandingsArgs) -> Result<i32> {
 async fn play(args: PlayArgs) -> Result<i32> {
     match args.challenge {
         ChallengeId::MetaTtt => play_meta_ttt(args).await,
-        other => Err(Error::input(format!("`referee play {other}` is not available yet"))),
+        other => Err(Error::input(format!(
+            "`referee play {other}` is not available yet"
+        ))),
     }
 }
 
@@ -266,18 +308,24 @@ async fn play_meta_ttt(args: PlayArgs) -> Result<i32> {
     }
     let mut settings = game_meta_ttt::Settings::default();
     if let Some(t) = args.timeout_ms {
-        settings.set("timeout-ms", &t.to_string()).map_err(Error::input)?;
+        settings
+            .set("timeout-ms", &t.to_string())
+            .map_err(Error::input)?;
     }
     if let Some(r) = args.max_rounds {
-        settings.set("max-rounds", &r.to_string()).map_err(Error::input)?;
+        settings
+            .set("max-rounds", &r.to_string())
+            .map_err(Error::input)?;
     }
     let cwd = match &args.cwd {
         Some(d) => d.clone(),
-        None => std::env::current_dir().map_err(|e| Error::machine(format!("no current directory: {e}")))?,
+        None => std::env::current_dir()
+            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
     };
     let mut programs = Vec::new();
     for (label, cmd) in ["X", "O"].iter().zip(&args.bots) {
-        let argv = crate::instructions::split_command(cmd).map_err(|m| Error::input(format!("{label}: {m}")))?;
+        let argv = crate::instructions::split_command(cmd)
+            .map_err(|m| Error::input(format!("{label}: {m}")))?;
         programs.push(BotProgram {
             name: label.to_string(),
             argv,
@@ -289,7 +337,6 @@ async fn play_meta_ttt(args: PlayArgs) -> Result<i32> {
     let log = BotLog::discard();
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
-    let mut out = String::new();
     let result = meta_ttt::play_game(
         [&programs[0], &programs[1]],
         [&log, &log],
@@ -305,10 +352,12 @@ async fn play_meta_ttt(args: PlayArgs) -> Result<i32> {
                     render::legal_line(round, mark, mv),
                     render::picture(view.game)
                 ),
-                Err(reason) => format!("{}\n", render::illegal_line(round, mark, reason, &view.reply.stdout)),
+                Err(reason) => format!(
+                    "{}\n",
+                    render::illegal_line(round, mark, reason, &view.reply.stdout)
+                ),
             };
             let _ = std::io::stdout().lock().write_all(line.as_bytes());
-            out.push_str(&line);
         },
     )
     .await;
@@ -319,7 +368,13 @@ async fn play_meta_ttt(args: PlayArgs) -> Result<i32> {
     let mut end = format!("{}\n", render::result_line(&game));
     for (i, (label, cmd)) in ["X", "O"].iter().zip(&args.bots).enumerate() {
         let wins = u64::from(record.winner.map(|w| w.index()) == Some(i));
-        end.push_str(&render::bot_line(label, cmd, wins, u64::from(record.illegal[i]), record.points[i]));
+        end.push_str(&render::bot_line(
+            label,
+            cmd,
+            wins,
+            u64::from(record.illegal[i]),
+            record.points[i],
+        ));
         end.push('\n');
     }
     print_stdout(&end)?;

@@ -56,6 +56,9 @@ pub async fn run_build(
         "build of `{name}` ({}) {failure}; the bot is left out. Log: {}\n{}",
         build.command,
         log.path().display(),
-        tail.iter().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+        tail.iter()
+            .map(|l| format!("    {l}"))
+            .collect::<Vec<_>>()
+            .join("\n")
     ))
 }

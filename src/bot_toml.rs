@@ -87,7 +87,11 @@ mod tests {
 
     #[test]
     fn unknown_keys_and_bad_types_name_the_line() {
-        let e = BotToml::parse(Path::new("b/bot.toml"), "name = \"b\"\n\nbuidl = \"make\"\n").unwrap_err();
+        let e = BotToml::parse(
+            Path::new("b/bot.toml"),
+            "name = \"b\"\n\nbuidl = \"make\"\n",
+        )
+        .unwrap_err();
         let s = e.to_string();
         assert!(s.starts_with("b/bot.toml:3: unknown field `buidl`"), "{s}");
         let e = BotToml::parse(Path::new("b/bot.toml"), "name = 3\n").unwrap_err();

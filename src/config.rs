@@ -47,7 +47,15 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         (Some(h), flag) => {
             let named = ChallengeId::parse(&h.value).ok_or_else(|| {
                 let known: Vec<_> = ChallengeId::ALL.iter().map(|c| c.name()).collect();
-                Error::input_at(file, h.line, format!("unknown challenge `{}` (known: {})", h.value, known.join(", ")))
+                Error::input_at(
+                    file,
+                    h.line,
+                    format!(
+                        "unknown challenge `{}` (known: {})",
+                        h.value,
+                        known.join(", ")
+                    ),
+                )
             })?;
             if let Some(flag) = flag.filter(|f| *f != named) {
                 return Err(Error::input_at(
@@ -74,11 +82,20 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
             "challenge" => {}
             "seed" => {
                 seed = h.value.parse().map_err(|_| {
-                    Error::input_at(file, h.line, format!("seed must be a whole number from 0 to 2^64-1, not `{}`", h.value))
+                    Error::input_at(
+                        file,
+                        h.line,
+                        format!(
+                            "seed must be a whole number from 0 to 2^64-1, not `{}`",
+                            h.value
+                        ),
+                    )
                 })?
             }
             key => {
-                challenge.check_setting(key, &h.value).map_err(|m| Error::input_at(file, h.line, m))?;
+                challenge
+                    .check_setting(key, &h.value)
+                    .map_err(|m| Error::input_at(file, h.line, m))?;
                 settings.insert(key.to_string(), h.value.clone());
             }
         }
@@ -98,8 +115,19 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
     let mut builds = Vec::new();
     for listed in &instructions.bots {
         let folder = dir.join(&listed.name);
-        let toml = if folder.is_dir() { BotToml::load(&folder)? } else { None };
-        let (bot, build) = bot_spec(&listed.name, &listed.command, listed.argv.clone(), folder, toml.as_ref(), challenge)?;
+        let toml = if folder.is_dir() {
+            BotToml::load(&folder)?
+        } else {
+            None
+        };
+        let (bot, build) = bot_spec(
+            &listed.name,
+            &listed.command,
+            listed.argv.clone(),
+            folder,
+            toml.as_ref(),
+            challenge,
+        )?;
         bots.push(bot);
         builds.push(build);
     }
@@ -111,7 +139,10 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         builds.push(build);
     }
     if bots.len() < 2 {
-        return Err(Error::input_file(file, format!("a tournament needs at least 2 bots, found {}", bots.len())));
+        return Err(Error::input_file(
+            file,
+            format!("a tournament needs at least 2 bots, found {}", bots.len()),
+        ));
     }
     Ok(Resolved {
         challenge,
@@ -172,7 +203,8 @@ fn bot_spec(
 /// Folders of the tournament directory with a bot.toml holding `name` and
 /// `run`, not listed in the instructions, in name order.
 fn drop_ins(dir: &Path, instructions: &Instructions) -> Result<Vec<(String, PathBuf, BotToml)>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::input_file(dir, format!("cannot list the folder: {e}")))?;
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Error::input_file(dir, format!("cannot list the folder: {e}")))?;
     let mut found = Vec::new();
     for entry in entries.flatten() {
         let folder = entry.path();
@@ -185,12 +217,18 @@ fn drop_ins(dir: &Path, instructions: &Instructions) -> Result<Vec<(String, Path
         if instructions.bots.iter().any(|b| b.name == folder_name) {
             continue;
         }
-        let Some(toml) = BotToml::load(&folder)? else { continue };
-        let (Some(name), Some(_)) = (&toml.name, &toml.run) else { continue };
+        let Some(toml) = BotToml::load(&folder)? else {
+            continue;
+        };
+        let (Some(name), Some(_)) = (&toml.name, &toml.run) else {
+            continue;
+        };
         if *name != folder_name {
             return Err(Error::input_file(
                 &toml.path,
-                format!("name `{name}` must match the folder name `{folder_name}` for a drop-in bot"),
+                format!(
+                    "name `{name}` must match the folder name `{folder_name}` for a drop-in bot"
+                ),
             ));
         }
         validate_name(name).map_err(|m| Error::input_file(&toml.path, m))?;
@@ -202,6 +240,8 @@ fn drop_ins(dir: &Path, instructions: &Instructions) -> Result<Vec<(String, Path
 
 /// Parses `KEY=VALUE` for `--set`.
 pub fn parse_set(s: &str) -> std::result::Result<(String, String), String> {
-    let (k, v) = s.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, got `{s}`"))?;
+    let (k, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected KEY=VALUE, got `{s}`"))?;
     Ok((k.trim().to_string(), v.trim().to_string()))
 }

@@ -41,7 +41,8 @@ pub struct Instructions {
 impl Instructions {
     /// Reads and parses the file.
     pub fn load(path: &Path) -> Result<Instructions> {
-        let text = std::fs::read(path).map_err(|e| Error::input_file(path, format!("cannot read: {e}")))?;
+        let text = std::fs::read(path)
+            .map_err(|e| Error::input_file(path, format!("cannot read: {e}")))?;
         let text = String::from_utf8(text).map_err(|e| {
             let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
                 .iter()
@@ -71,9 +72,14 @@ impl Instructions {
 
         let mut headers: Vec<Header> = Vec::new();
         while let Some(&(n, l)) = lines.peek() {
-            let Some((key, value)) = header_line(l) else { break };
+            let Some((key, value)) = header_line(l) else {
+                break;
+            };
             if let Some(first) = headers.iter().find(|h| h.key == key) {
-                return Err(err(n, format!("`{key}` is set twice (first on line {})", first.line)));
+                return Err(err(
+                    n,
+                    format!("`{key}` is set twice (first on line {})", first.line),
+                ));
             }
             headers.push(Header {
                 key: key.to_string(),
@@ -87,7 +93,13 @@ impl Instructions {
         let mut push = |bot: Listed| -> Result<()> {
             validate_name(&bot.name).map_err(|m| err(bot.line, m))?;
             if let Some(first) = bots.iter().find(|b| b.name == bot.name) {
-                return Err(err(bot.line, format!("duplicate bot name `{}` (first on line {})", bot.name, first.line)));
+                return Err(err(
+                    bot.line,
+                    format!(
+                        "duplicate bot name `{}` (first on line {})",
+                        bot.name, first.line
+                    ),
+                ));
             }
             bots.push(bot);
             Ok(())
@@ -97,13 +109,21 @@ impl Instructions {
             Some((count_line, l)) if l.bytes().all(|b| b.is_ascii_digit()) => {
                 // Layout (a): the count, then name and command lines.
                 lines.next();
-                let count: usize = l.parse().map_err(|_| err(count_line, format!("bot count `{l}` is too large")))?;
+                let count: usize = l
+                    .parse()
+                    .map_err(|_| err(count_line, format!("bot count `{l}` is too large")))?;
                 for i in 0..count {
                     let Some((name_line, name)) = lines.next() else {
-                        return Err(err(count_line, format!("the count says {count} bots but {i} are listed")));
+                        return Err(err(
+                            count_line,
+                            format!("the count says {count} bots but {i} are listed"),
+                        ));
                     };
                     if let Some((key, _)) = header_line(name) {
-                        return Err(err(name_line, format!("header `{key}:` must come before the bot list")));
+                        return Err(err(
+                            name_line,
+                            format!("header `{key}:` must come before the bot list"),
+                        ));
                     }
                     let Some((cmd_line, command)) = lines.next() else {
                         return Err(err(name_line, format!("bot `{name}` has no command line")));
@@ -127,7 +147,10 @@ impl Instructions {
                 // Layout (b): `name command...` per line.
                 for (n, l) in lines {
                     if let Some((key, _)) = header_line(l) {
-                        return Err(err(n, format!("header `{key}:` must come before the bot list")));
+                        return Err(err(
+                            n,
+                            format!("header `{key}:` must come before the bot list"),
+                        ));
                     }
                     let (name, command) = match l.split_once(char::is_whitespace) {
                         Some((name, rest)) => (name, rest.trim()),
@@ -165,14 +188,16 @@ fn header_line(line: &str) -> Option<(&str, &str)> {
     let (key, value) = line.split_once(':')?;
     let mut chars = key.chars();
     let first = chars.next()?;
-    (first.is_ascii_alphabetic() && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
-        .then(|| (key, value.trim()))
+    (first.is_ascii_alphabetic()
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    .then(|| (key, value.trim()))
 }
 
 /// Splits a command into words as a POSIX shell would (quotes and
 /// backslashes honoured, nothing expanded).
 pub fn split_command(command: &str) -> std::result::Result<Vec<String>, String> {
-    let words = shell_words::split(command).map_err(|e| format!("cannot split the command `{command}`: {e}"))?;
+    let words = shell_words::split(command)
+        .map_err(|e| format!("cannot split the command `{command}`: {e}"))?;
     if words.is_empty() {
         return Err("empty command".to_string());
     }
@@ -187,8 +212,13 @@ pub fn validate_name(name: &str) -> std::result::Result<(), String> {
     if name.is_empty() || name == "." || name == ".." {
         return Err(format!("`{name}` cannot be a bot name"));
     }
-    if let Some(c) = name.chars().find(|&c| c == '/' || c == '\\' || c.is_whitespace() || c.is_control()) {
-        return Err(format!("bot name `{name}` contains {c:?}; names must be usable as folder names"));
+    if let Some(c) = name
+        .chars()
+        .find(|&c| c == '/' || c == '\\' || c.is_whitespace() || c.is_control())
+    {
+        return Err(format!(
+            "bot name `{name}` contains {c:?}; names must be usable as folder names"
+        ));
     }
     if name.starts_with('.') {
         return Err(format!("bot name `{name}` starts with a dot"));
@@ -226,8 +256,14 @@ mod tests {
     fn headers_comments_and_layout_b() {
         let text = "# a comment\n\nchallenge: meta-ttt\nseed: 42\ntimeout-ms: 500\n  # indented comment\nalpha python3 alpha/bot.py --fast\n\nbeta ./beta/run\n";
         let i = parse(text).unwrap();
-        assert_eq!(i.header("challenge").map(|h| (h.value.as_str(), h.line)), Some(("meta-ttt", 3)));
-        assert_eq!(i.header("timeout-ms").map(|h| h.value.as_str()), Some("500"));
+        assert_eq!(
+            i.header("challenge").map(|h| (h.value.as_str(), h.line)),
+            Some(("meta-ttt", 3))
+        );
+        assert_eq!(
+            i.header("timeout-ms").map(|h| h.value.as_str()),
+            Some("500")
+        );
         assert_eq!(i.bots.len(), 2);
         assert_eq!(i.bots[0].argv, ["python3", "alpha/bot.py", "--fast"]);
         assert_eq!(i.bots[1].line, 9);
@@ -242,15 +278,38 @@ mod tests {
 
     #[test]
     fn errors_name_the_file_and_line() {
-        assert_eq!(err_of("3\na\nsh a\nb\nsh b\n"), "t/instructions.txt:1: the count says 3 bots but 2 are listed");
-        assert_eq!(err_of("1\na\nsh a\nb\nsh b\n"), "t/instructions.txt:4: more lines than the 1 bots the count on line 1 announces");
-        assert_eq!(err_of("2\na\nsh a\nb\n"), "t/instructions.txt:4: bot `b` has no command line");
-        assert_eq!(err_of("a sh a\nb\n"), "t/instructions.txt:2: bot `b` has no command");
-        assert_eq!(err_of("a sh a\n\nb sh b\na sh c\n"), "t/instructions.txt:4: duplicate bot name `a` (first on line 1)");
-        assert_eq!(err_of("seed: 1\nseed: 2\na sh a\n"), "t/instructions.txt:2: `seed` is set twice (first on line 1)");
-        assert_eq!(err_of("a sh a\nseed: 2\n"), "t/instructions.txt:2: header `seed:` must come before the bot list");
-        assert!(err_of("a sh 'unclosed\n").starts_with("t/instructions.txt:1: cannot split the command"));
-        assert!(err_of("../up sh a\n").starts_with("t/instructions.txt:1: bot name `../up` contains '/'"));
+        assert_eq!(
+            err_of("3\na\nsh a\nb\nsh b\n"),
+            "t/instructions.txt:1: the count says 3 bots but 2 are listed"
+        );
+        assert_eq!(
+            err_of("1\na\nsh a\nb\nsh b\n"),
+            "t/instructions.txt:4: more lines than the 1 bots the count on line 1 announces"
+        );
+        assert_eq!(
+            err_of("2\na\nsh a\nb\n"),
+            "t/instructions.txt:4: bot `b` has no command line"
+        );
+        assert_eq!(
+            err_of("a sh a\nb\n"),
+            "t/instructions.txt:2: bot `b` has no command"
+        );
+        assert_eq!(
+            err_of("a sh a\n\nb sh b\na sh c\n"),
+            "t/instructions.txt:4: duplicate bot name `a` (first on line 1)"
+        );
+        assert_eq!(
+            err_of("seed: 1\nseed: 2\na sh a\n"),
+            "t/instructions.txt:2: `seed` is set twice (first on line 1)"
+        );
+        assert_eq!(
+            err_of("a sh a\nseed: 2\n"),
+            "t/instructions.txt:2: header `seed:` must come before the bot list"
+        );
+        assert!(err_of("a sh 'unclosed\n")
+            .starts_with("t/instructions.txt:1: cannot split the command"));
+        assert!(err_of("../up sh a\n")
+            .starts_with("t/instructions.txt:1: bot name `../up` contains '/'"));
         assert!(err_of("logs sh a\n").contains("reserved"));
     }
 

@@ -38,7 +38,11 @@ pub enum Format {
 pub fn competition_ranks<T: PartialEq>(sorted_scores: &[T]) -> Vec<usize> {
     let mut ranks = Vec::with_capacity(sorted_scores.len());
     for (i, s) in sorted_scores.iter().enumerate() {
-        let rank = if i > 0 && sorted_scores[i - 1] == *s { ranks[i - 1] } else { i + 1 };
+        let rank = if i > 0 && sorted_scores[i - 1] == *s {
+            ranks[i - 1]
+        } else {
+            i + 1
+        };
         ranks.push(rank);
     }
     ranks
@@ -53,7 +57,10 @@ fn cell(v: &Value) -> String {
 }
 
 fn faults_text(f: &BTreeMap<String, u64>) -> String {
-    f.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+    f.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Leaderboard {
@@ -86,13 +93,25 @@ impl Leaderboard {
         let mut header = vec!["rank".to_string(), "name".into(), "score".into()];
         header.extend(self.columns.iter().cloned());
         header.push("faults".into());
-        out.push_str(&header.iter().map(|h| csv_field(h)).collect::<Vec<_>>().join(","));
+        out.push_str(
+            &header
+                .iter()
+                .map(|h| csv_field(h))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         out.push('\n');
         for r in &self.rows {
             let mut fields = vec![r.rank.to_string(), r.name.clone(), cell(&r.score)];
             fields.extend(r.extra.iter().map(cell));
             fields.push(faults_text(&r.faults));
-            out.push_str(&fields.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","));
+            out.push_str(
+                &fields
+                    .iter()
+                    .map(|f| csv_field(f))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
             out.push('\n');
         }
         out

@@ -42,7 +42,10 @@ impl BotLog {
     }
 
     pub fn path(&self) -> PathBuf {
-        self.inner.lock().map(|i| i.path.clone()).unwrap_or_default()
+        self.inner
+            .lock()
+            .map(|i| i.path.clone())
+            .unwrap_or_default()
     }
 
     /// Appends one labelled section (a call's stderr, a build's output).

@@ -52,8 +52,16 @@ pub async fn run_once(
         Err(e) => return spawn_failed(program, e, start),
     };
     let pid = child.id();
-    let stdout = child.stdout.take().map(OwnedFd::from).and_then(|fd| pipe::Receiver::from_owned_fd(fd).ok());
-    let stderr = child.stderr.take().map(OwnedFd::from).and_then(|fd| pipe::Receiver::from_owned_fd(fd).ok());
+    let stdout = child
+        .stdout
+        .take()
+        .map(OwnedFd::from)
+        .and_then(|fd| pipe::Receiver::from_owned_fd(fd).ok());
+    let stderr = child
+        .stderr
+        .take()
+        .map(OwnedFd::from)
+        .and_then(|fd| pipe::Receiver::from_owned_fd(fd).ok());
     let exited = match PidFd::open(pid) {
         Ok(fd) => fd,
         Err(e) => {
@@ -155,7 +163,11 @@ struct Collector {
 }
 
 impl Collector {
-    fn new(stdout: Option<pipe::Receiver>, stderr: Option<pipe::Receiver>, limits: &Limits) -> Self {
+    fn new(
+        stdout: Option<pipe::Receiver>,
+        stderr: Option<pipe::Receiver>,
+        limits: &Limits,
+    ) -> Self {
         Collector {
             stdout,
             stderr,

@@ -2,7 +2,7 @@
 
 use crate::bot::{run_once, BotLog, BotProgram, Limits};
 use crate::standings::{competition_ranks, Leaderboard, Row};
-use crate::tournament::run::{Challenge, Played, PlannedGame};
+use crate::tournament::run::{Challenge, PlannedGame, Played};
 use crate::tournament::TournamentSpec;
 use game_core::Reply;
 use game_meta_ttt::{render, standings, wire, Call, Game, GameRecord, Settings};
@@ -66,7 +66,10 @@ pub async fn play_game(
             return None;
         }
         cpu[side] += outcome.cpu;
-        logs[side].section(&format!("{label} call {}", game.calls() + 1), &outcome.stderr);
+        logs[side].section(
+            &format!("{label} call {}", game.calls() + 1),
+            &outcome.stderr,
+        );
         let call: Call = wire::read_reply(&outcome.reply);
         let verdict = game.apply(call);
         observe(CallView {
@@ -89,7 +92,11 @@ pub struct MetaTtt {
 }
 
 impl MetaTtt {
-    pub fn new(spec: TournamentSpec, programs: Vec<BotProgram>, logs: Vec<BotLog>) -> Result<MetaTtt, String> {
+    pub fn new(
+        spec: TournamentSpec,
+        programs: Vec<BotProgram>,
+        logs: Vec<BotLog>,
+    ) -> Result<MetaTtt, String> {
         let settings = settings(&spec)?;
         let pairs = standings::schedule(spec.bots.len());
         let plan = plan(&spec, &settings, &pairs);
@@ -137,7 +144,12 @@ impl Challenge for MetaTtt {
 
     async fn play(self: Arc<Self>, index: usize, cancel: CancellationToken) -> Option<Played> {
         let (x, o) = self.pairs[index];
-        let label = format!("game {} ({} X vs {} O)", index + 1, self.spec.bots[x].name, self.spec.bots[o].name);
+        let label = format!(
+            "game {} ({} X vs {} O)",
+            index + 1,
+            self.spec.bots[x].name,
+            self.spec.bots[o].name
+        );
         let (game, cpu) = play_game(
             [&self.programs[x], &self.programs[o]],
             [&self.logs[x], &self.logs[o]],
@@ -157,7 +169,9 @@ impl Challenge for MetaTtt {
             "{} (X) vs {} (O): {} after {} calls, points {} / {}",
             stored.x,
             stored.o,
-            render::result_line(&game).trim_start_matches("Result: ").trim_end_matches('.'),
+            render::result_line(&game)
+                .trim_start_matches("Result: ")
+                .trim_end_matches('.'),
             stored.record.calls,
             stored.record.points[0],
             stored.record.points[1]
@@ -190,7 +204,13 @@ pub fn plan_keys(spec: &TournamentSpec) -> Result<Vec<String>, String> {
 pub fn text(spec: &TournamentSpec, totals: &[standings::Totals], seconds: f64) -> String {
     let mut out = String::new();
     for (i, (bot, t)) in spec.bots.iter().zip(totals).enumerate() {
-        out.push_str(&render::bot_line(&format!("Bot {}", i + 1), &bot.name, t.wins, t.illegal, t.points));
+        out.push_str(&render::bot_line(
+            &format!("Bot {}", i + 1),
+            &bot.name,
+            t.wins,
+            t.illegal,
+            t.points,
+        ));
         out.push('\n');
     }
     out.push_str(&render::time_line(spec.bots.len(), seconds));
@@ -205,7 +225,9 @@ pub fn leaderboard(spec: &TournamentSpec, totals: &[standings::Totals]) -> Leade
     let scores: Vec<i64> = order.iter().map(|&i| totals[i].points).collect();
     let ranks = competition_ranks(&scores);
     Leaderboard {
-        columns: ["wins", "losses", "draws", "illegal", "games"].map(String::from).to_vec(),
+        columns: ["wins", "losses", "draws", "illegal", "games"]
+            .map(String::from)
+            .to_vec(),
         rows: order
             .iter()
             .zip(ranks)
@@ -215,8 +237,19 @@ pub fn leaderboard(spec: &TournamentSpec, totals: &[standings::Totals]) -> Leade
                     rank,
                     name: spec.bots[i].name.clone(),
                     score: json!(t.points),
-                    faults: t.faults.0.iter().map(|(k, v)| (k.name().to_string(), *v)).collect(),
-                    extra: vec![json!(t.wins), json!(t.losses), json!(t.draws), json!(t.illegal), json!(t.games)],
+                    faults: t
+                        .faults
+                        .0
+                        .iter()
+                        .map(|(k, v)| (k.name().to_string(), *v))
+                        .collect(),
+                    extra: vec![
+                        json!(t.wins),
+                        json!(t.losses),
+                        json!(t.draws),
+                        json!(t.illegal),
+                        json!(t.games),
+                    ],
                 }
             })
             .collect(),

@@ -48,7 +48,9 @@ impl ChallengeId {
     pub fn check_setting(self, key: &str, value: &str) -> std::result::Result<(), String> {
         match self {
             ChallengeId::MetaTtt => game_meta_ttt::Settings::default().set(key, value),
-            _ => Err(format!("the {self} challenge is not available in this version of the referee")),
+            _ => Err(format!(
+                "the {self} challenge is not available in this version of the referee"
+            )),
         }
     }
 

@@ -52,22 +52,35 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database at `path`.
     pub fn open(path: &Path) -> Result<Store> {
-        let conn = Connection::open(path)
-            .map_err(|e| Error::machine(format!("{}: cannot open results database: {e}", path.display())))?;
+        let conn = Connection::open(path).map_err(|e| {
+            Error::machine(format!(
+                "{}: cannot open results database: {e}",
+                path.display()
+            ))
+        })?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         // WAL: readers (`referee standings`) never block the writer; NORMAL
         // sync is durable against a crash or kill of the referee.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.execute_batch(SCHEMA)
-            .map_err(|e| Error::machine(format!("{}: not a referee results database: {e}", path.display())))?;
+        conn.execute_batch(SCHEMA).map_err(|e| {
+            Error::machine(format!(
+                "{}: not a referee results database: {e}",
+                path.display()
+            ))
+        })?;
         Ok(Store { conn })
     }
 
     /// The tournament with this identity, created if new. Touches `updated_at`
     /// so the most recent run is the default for `standings`.
-    pub fn tournament(&mut self, challenge: &str, identity: &str, description: &str) -> Result<TournamentRow> {
+    pub fn tournament(
+        &mut self,
+        challenge: &str,
+        identity: &str,
+        description: &str,
+    ) -> Result<TournamentRow> {
         self.conn.execute(
             "INSERT INTO tournaments (challenge, identity, description) VALUES (?1, ?2, ?3)
              ON CONFLICT(identity) DO UPDATE SET description = excluded.description,
@@ -87,9 +100,11 @@ impl Store {
     pub fn find_tournament(&self, id: Option<i64>) -> Result<Option<TournamentRow>> {
         let sql = "SELECT id, challenge, identity, description, play_seconds FROM tournaments";
         let row = match id {
-            Some(id) => self
-                .conn
-                .query_row(&format!("{sql} WHERE id = ?1"), params![id], row_to_tournament),
+            Some(id) => self.conn.query_row(
+                &format!("{sql} WHERE id = ?1"),
+                params![id],
+                row_to_tournament,
+            ),
             None => self.conn.query_row(
                 &format!("{sql} ORDER BY updated_at DESC, id DESC LIMIT 1"),
                 [],
@@ -105,14 +120,15 @@ impl Store {
             .conn
             .prepare("SELECT id, challenge, identity, description, play_seconds FROM tournaments ORDER BY id")?;
         let rows = stmt.query_map([], row_to_tournament)?;
-        rows.collect::<rusqlite::Result<Vec<_>>>().map_err(Error::from)
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(Error::from)
     }
 
     /// The stored games of `challenge` among `keys`.
     pub fn games(&self, challenge: &str, keys: &[String]) -> Result<HashMap<String, GameRow>> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT game_key, seed, record FROM games WHERE challenge = ?1 AND game_key = ?2")?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT game_key, seed, record FROM games WHERE challenge = ?1 AND game_key = ?2",
+        )?;
         let mut found = HashMap::new();
         for key in keys {
             let row = stmt
@@ -132,14 +148,26 @@ impl Store {
     }
 
     /// Stores finished games and adds play time to a tournament, in one transaction.
-    pub fn commit(&mut self, tournament_id: i64, challenge: &str, games: &[GameRow], play_seconds: f64) -> Result<()> {
+    pub fn commit(
+        &mut self,
+        tournament_id: i64,
+        challenge: &str,
+        games: &[GameRow],
+        play_seconds: f64,
+    ) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
             let mut insert = tx.prepare_cached(
                 "INSERT OR REPLACE INTO games (challenge, game_key, seed, record, tournament_id) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?;
             for g in games {
-                insert.execute(params![challenge, g.game_key, g.seed, g.record, tournament_id])?;
+                insert.execute(params![
+                    challenge,
+                    g.game_key,
+                    g.seed,
+                    g.record,
+                    tournament_id
+                ])?;
             }
             if play_seconds > 0.0 {
                 tx.execute(
@@ -185,7 +213,9 @@ mod tests {
         let mut s = Store::open(&path).unwrap();
         let t = s.tournament("meta-ttt", "id-1", "{}").unwrap();
         assert_eq!(t.play_seconds, 3.5);
-        let found = s.games("meta-ttt", &["k1".to_string(), "k2".to_string()]).unwrap();
+        let found = s
+            .games("meta-ttt", &["k1".to_string(), "k2".to_string()])
+            .unwrap();
         assert_eq!(found.len(), 1);
         assert_eq!(found["k1"].seed, 7);
         assert!(s.games("forty", &["k1".to_string()]).unwrap().is_empty());

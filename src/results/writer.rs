@@ -20,7 +20,11 @@ pub struct Writer {
 
 impl Writer {
     /// Moves `store` to a new thread that commits for tournament `tournament_id`.
-    pub fn start(store: Store, tournament_id: i64, challenge: String) -> Result<(Writer, std::thread::JoinHandle<()>)> {
+    pub fn start(
+        store: Store,
+        tournament_id: i64,
+        challenge: String,
+    ) -> Result<(Writer, std::thread::JoinHandle<()>)> {
         let (tx, mut rx) = mpsc::unbounded_channel::<Commit>();
         let handle = std::thread::Builder::new()
             .name("results-writer".into())

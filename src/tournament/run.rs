@@ -39,7 +39,11 @@ pub trait Challenge: Send + Sync + 'static {
     /// Every game of the tournament, in schedule order.
     fn plan(&self) -> &[PlannedGame];
     /// Plays game `index` of the plan. `None` when cancelled: nothing is stored.
-    fn play(self: Arc<Self>, index: usize, cancel: CancellationToken) -> impl Future<Output = Option<Played>> + Send;
+    fn play(
+        self: Arc<Self>,
+        index: usize,
+        cancel: CancellationToken,
+    ) -> impl Future<Output = Option<Played>> + Send;
 }
 
 /// What a run did.
@@ -62,7 +66,9 @@ pub async fn run<C: Challenge>(
     progress: &Progress,
 ) -> Result<RunReport> {
     let plan = challenge.plan();
-    let pending: Vec<usize> = (0..plan.len()).filter(|&i| !done.contains(&plan[i].key)).collect();
+    let pending: Vec<usize> = (0..plan.len())
+        .filter(|&i| !done.contains(&plan[i].key))
+        .collect();
     let mut report = RunReport {
         total: plan.len(),
         already_done: plan.len() - pending.len(),
@@ -78,7 +84,7 @@ pub async fn run<C: Challenge>(
         if cancel.is_cancelled() {
             sched.drop_pending();
         }
-        while let Some(i) = sched.next() {
+        while let Some(i) = sched.start_next() {
             let c = Arc::clone(&challenge);
             let token = cancel.child_token();
             games.spawn(async move { (i, c.play(i, token).await) });
@@ -110,7 +116,9 @@ pub async fn run<C: Challenge>(
     report.interrupted = cancel.is_cancelled();
     if !report.interrupted && report.played > 0 {
         // Time after the last commit (nothing here yet) is still playing time.
-        writer.commit(Vec::new(), mark.elapsed().as_secs_f64()).await?;
+        writer
+            .commit(Vec::new(), mark.elapsed().as_secs_f64())
+            .await?;
     }
     progress.finish();
     Ok(report)

@@ -31,7 +31,7 @@ impl Scheduler {
 
     /// The next game to start now, if a slot is free and some pending game's
     /// resources are all idle. Marks it running.
-    pub fn next(&mut self) -> Option<usize> {
+    pub fn start_next(&mut self) -> Option<usize> {
         if self.running >= self.limit {
             return None;
         }
@@ -83,13 +83,13 @@ mod tests {
         let games: Vec<(usize, usize)> = game_meta_ttt::standings::schedule(4);
         let resources: Vec<Vec<usize>> = games.iter().map(|&(a, b)| vec![a, b]).collect();
         let mut s = Scheduler::new(resources, (0..games.len()).collect(), 2);
-        assert_eq!(s.next(), Some(0)); // 0 vs 1
-        // The first pending game that involves neither 0 nor 1 is 2 vs 3.
-        assert_eq!(s.next(), Some(10));
+        assert_eq!(s.start_next(), Some(0)); // 0 vs 1
+                                             // The first pending game that involves neither 0 nor 1 is 2 vs 3.
+        assert_eq!(s.start_next(), Some(10));
         assert_eq!(games[10], (2, 3));
-        assert_eq!(s.next(), None, "two slots");
+        assert_eq!(s.start_next(), None, "two slots");
         s.finish(0);
-        assert_eq!(s.next(), Some(1));
+        assert_eq!(s.start_next(), Some(1));
     }
 
     proptest! {
@@ -104,7 +104,7 @@ mod tests {
             let mut started = Vec::new();
             let mut picks = picks.into_iter();
             while !s.is_done() {
-                while let Some(g) = s.next() { running.push(g); started.push(g); }
+                while let Some(g) = s.start_next() { running.push(g); started.push(g); }
                 prop_assert!(running.len() <= limit);
                 let mut held: Vec<usize> = running.iter().flat_map(|&g| resources[g].clone()).collect();
                 let before = held.len();

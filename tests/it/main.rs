@@ -1,0 +1,8 @@
+//! Integration tests: real bot processes in several languages, the
+//! `referee` binary end to end, resume after a kill, organiser mistakes.
+
+mod common;
+mod meta_ttt;
+mod organiser_errors;
+mod resume;
+mod transport;

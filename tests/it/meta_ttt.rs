@@ -1,0 +1,265 @@
+//! meta-ttt end to end: the referee binary, real bots, the spec's vectors
+//! V1, V9 and V12, misbehaving bots, data.txt and parallel play.
+
+use crate::common::{bot, first_legal, python, q, referee, stderr, stdout, tournament};
+use std::path::Path;
+
+fn script(dir: &Path, name: &str, lines: &[&str]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    format!("sh {} {}", q(&bot("scripted.sh")), q(&path))
+}
+
+#[test]
+fn v1_post_example_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let x = script(dir.path(), "x.txt", &["38", "30"]);
+    let o = script(dir.path(), "o.txt", &["84", "00"]);
+    let out = referee(
+        dir.path(),
+        &[
+            "play",
+            "meta-ttt",
+            &x,
+            &o,
+            "--max-rounds",
+            "6",
+            "--cwd",
+            dir.path().to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "Round 1: X plays 38");
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[12], " | |X ||  | |  ||  | |", "the picture after 38");
+    assert!(text.contains("Round 2: O plays 84\n"));
+    assert!(text.contains("Round 3: X illegal (must play board 4), output \"30\"\n"));
+    assert!(text.contains("Round 4: O plays 00\n"));
+    assert!(text.contains("Round 5: X illegal (garbage output), output \"\"\n"));
+    assert!(text.ends_with(&format!(
+        "Result: no winner after 6 rounds.\nX, {x}, has 0 wins and made 2 illegal moves, for a total of -12 points.\nO, {o}, has 0 wins and made 1 illegal moves, for a total of -11 points.\n"
+    )), "{text}");
+}
+
+#[test]
+fn v9_round_limit_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let x = script(dir.path(), "x.txt", &["44"]);
+    let out = referee(
+        dir.path(),
+        &[
+            "play",
+            "meta-ttt",
+            &x,
+            "true",
+            "--cwd",
+            dir.path().to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Round 250: O illegal (garbage output), output \"\"\n"));
+    assert!(!text.contains("Round 251"));
+    assert!(text.ends_with(&format!(
+        "Result: no winner after 250 rounds.\nX, {x}, has 0 wins and made 124 illegal moves, for a total of -134 points.\nO, true, has 0 wins and made 125 illegal moves, for a total of -135 points.\n"
+    )), "{text}");
+}
+
+#[test]
+fn v12_tournament_output_is_the_posts() {
+    let fl = first_legal();
+    let dir = tournament(&format!(
+        "challenge: meta-ttt\n2\nfirstLegal\n{}\nsilent\ntrue\n",
+        q(&fl)
+    ));
+    let out = referee(
+        dir.path(),
+        &["--instructions", "instructions.txt", "--quiet"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(
+        lines[0],
+        "Bot 1, firstLegal, has 2 wins and made 0 illegal moves, for a total of 344 points."
+    );
+    assert_eq!(
+        lines[1],
+        "Bot 2, silent, has 0 wins and made 17 illegal moves, for a total of -17 points."
+    );
+    let secs = lines[2]
+        .strip_prefix("With 2 bots, This program took ")
+        .and_then(|s| s.strip_suffix(" seconds to finish."))
+        .unwrap_or_else(|| panic!("time line: {}", lines[2]));
+    let (whole, frac) = secs.split_once('.').unwrap();
+    assert!(whole.bytes().all(|b| b.is_ascii_digit()) && !whole.is_empty());
+    assert!(
+        frac.len() == 3 && frac.bytes().all(|b| b.is_ascii_digit()),
+        "{secs}"
+    );
+    // data.txt is created for each bot, and `standings` prints the same lines.
+    assert!(dir.path().join("firstLegal/data.txt").is_file());
+    assert!(dir.path().join("silent/data.txt").is_file());
+    let again = referee(dir.path(), &["standings"]);
+    assert_eq!(stdout(&again), text);
+}
+
+#[test]
+fn misbehaving_bots_in_four_languages_get_the_contracts_answer() {
+    let crasher = crate::common::c_bot(&bot("crasher.c"), "crasher");
+    // A generous limit: only the bots' behaviour, not machine load, may decide.
+    let instructions = format!(
+        "challenge: meta-ttt\ntimeout-ms: 3000\nmax-rounds: 24\n\
+         firstLegal {}\ngarbage node {}\ncrasher {}\nflood sh {}\norphan sh {}\n",
+        q(&first_legal()),
+        q(&bot("garbage.js")),
+        q(&crasher),
+        q(&bot("flood.sh")),
+        q(&bot("orphan.sh")),
+    );
+    let dir = tournament(&instructions);
+    std::fs::create_dir(dir.path().join("garbage")).unwrap();
+    std::fs::write(dir.path().join("garbage/data.txt"), "kept").unwrap();
+    let out = referee(
+        dir.path(),
+        &["--instructions", "instructions.txt", "--quiet"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 6);
+    // data.txt is never reset.
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("garbage/data.txt")).unwrap(),
+        "kept"
+    );
+
+    let json = stdout(&referee(dir.path(), &["standings", "--format", "json"]));
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let row = |name: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(rows[0]["name"], "firstLegal");
+    assert_eq!(row("firstLegal")["faults"], serde_json::json!({}));
+    assert_eq!(row("firstLegal")["wins"], 8);
+    assert!(row("garbage")["faults"]["bad_output"].as_u64().unwrap() > 0);
+    assert!(row("crasher")["faults"]["crash"].as_u64().unwrap() > 0);
+    assert!(row("flood")["faults"]["too_long"].as_u64().unwrap() > 0);
+    // The orphan plays 38 every time: legal once, then illegal moves, not crashes.
+    assert!(row("orphan")["faults"]["illegal_move"].as_u64().unwrap() > 0);
+    let pid: i32 = std::fs::read_to_string(dir.path().join("orphan/orphan.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        !crate::common::alive(pid),
+        "a bot's child outlived its call"
+    );
+    // stderr went to the bots' logs, not to the referee's output.
+    let log = std::fs::read_to_string(dir.path().join("logs/crasher.log")).unwrap();
+    assert!(log.contains("crasher: about to die"));
+    assert!(!stderr(&out).contains("about to die"));
+}
+
+#[test]
+fn a_python_bot_past_the_deadline_loses_its_calls() {
+    let instructions = format!(
+        "challenge: meta-ttt\ntimeout-ms: 300\nmax-rounds: 6\nsleeper {} {} 5\nsilent true\n",
+        python(),
+        q(&bot("sleeper.py")),
+    );
+    let dir = tournament(&instructions);
+    let out = referee(
+        dir.path(),
+        &["--instructions", "instructions.txt", "--quiet"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Both games hit the round limit: the sleeper times out on each of its
+    // 6 calls although it printed a legal move first.
+    assert!(
+        stdout(&out).starts_with(
+            "Bot 1, sleeper, has 0 wins and made 6 illegal moves, for a total of -26 points.\n\
+         Bot 2, silent, has 0 wins and made 6 illegal moves, for a total of -26 points.\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let json = stdout(&referee(dir.path(), &["standings", "--format", "json"]));
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let sleeper = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "sleeper")
+        .unwrap();
+    assert_eq!(sleeper["faults"]["timeout"], 6);
+}
+
+/// Reads "start end" lines of every bot's calls.txt: per bot, and all together.
+fn intervals(dir: &Path, bots: &[&str]) -> Vec<Vec<(u128, u128)>> {
+    bots.iter()
+        .map(|b| {
+            std::fs::read_to_string(dir.join(b).join("calls.txt"))
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let (s, e) = l.split_once(' ').unwrap();
+                    (s.parse().unwrap(), e.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn max_overlap(mut iv: Vec<(u128, u128)>) -> usize {
+    let mut events: Vec<(u128, i32)> = iv.drain(..).flat_map(|(s, e)| [(s, 1), (e, -1)]).collect();
+    events.sort_by_key(|&(t, d)| (t, d));
+    let (mut cur, mut max) = (0i32, 0i32);
+    for (_, d) in events {
+        cur += d;
+        max = max.max(cur);
+    }
+    max as usize
+}
+
+#[test]
+fn parallel_play_keeps_each_bot_in_one_game_and_at_most_j_games() {
+    let names = ["a", "b", "c", "d"];
+    let mut ins = String::from("challenge: meta-ttt\ntimeout-ms: 5000\nmax-rounds: 8\n");
+    for n in names {
+        ins.push_str(&format!("{n} {} {}\n", python(), q(&bot("timed.py"))));
+    }
+    let dir = tournament(&ins);
+    let out = referee(
+        dir.path(),
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--jobs",
+            "2",
+            "--quiet",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let per_bot = intervals(dir.path(), &names);
+    for (name, iv) in names.iter().zip(&per_bot) {
+        assert_eq!(
+            max_overlap(iv.clone()),
+            1,
+            "bot {name} ran two calls at once"
+        );
+    }
+    let all: Vec<(u128, u128)> = per_bot.into_iter().flatten().collect();
+    let overlap = max_overlap(all);
+    assert!(overlap <= 2, "{overlap} calls at once with --jobs 2");
+    if referee::app::cores() >= 2 {
+        assert_eq!(overlap, 2, "with 2 cores, two games should run at once");
+    }
+}

@@ -1,0 +1,173 @@
+//! Bad input from the organiser: one clear error line naming the file and
+//! line, exit status 2, nothing run.
+
+use crate::common::{referee, stderr, stdout, tournament};
+
+fn fails_with(instructions: &str, expected: &str) {
+    let dir = tournament(instructions);
+    let out = referee(dir.path(), &["--instructions", "instructions.txt"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    let path = dir.path().canonicalize().unwrap().join("instructions.txt");
+    let line = err.trim_end();
+    let rest = line
+        .strip_prefix("referee: error: ")
+        .unwrap_or_else(|| panic!("{line}"));
+    // The path is as given on the command line.
+    let rest = rest.strip_prefix("instructions.txt").unwrap_or(rest);
+    assert_eq!(rest, expected, "{line} ({})", path.display());
+    assert!(stdout(&out).is_empty());
+    assert!(!dir.path().join("results.db").exists(), "nothing may run");
+}
+
+#[test]
+fn a_wrong_count_names_the_count_line() {
+    fails_with(
+        "challenge: meta-ttt\n3\na\ntrue\nb\ntrue\n",
+        ":2: the count says 3 bots but 2 are listed",
+    );
+}
+
+#[test]
+fn a_missing_command_names_the_bot_line() {
+    fails_with(
+        "challenge: meta-ttt\na true\nb\n",
+        ":3: bot `b` has no command",
+    );
+}
+
+#[test]
+fn a_duplicate_name_names_both_lines() {
+    fails_with(
+        "challenge: meta-ttt\na true\nb true\na false\n",
+        ":4: duplicate bot name `a` (first on line 2)",
+    );
+}
+
+#[test]
+fn an_unknown_key_names_its_line() {
+    fails_with(
+        "challenge: meta-ttt\ntimout-ms: 5\na true\nb true\n",
+        ":2: unknown setting `timout-ms` for meta-ttt",
+    );
+}
+
+#[test]
+fn a_bad_value_names_its_line() {
+    fails_with(
+        "challenge: meta-ttt\nmax-rounds: many\na true\nb true\n",
+        ":2: max-rounds must be a positive whole number, not `many`",
+    );
+}
+
+#[test]
+fn an_unknown_challenge_names_its_line() {
+    fails_with(
+        "# x\nchallenge: chess\na true\nb true\n",
+        ":2: unknown challenge `chess` (known: meta-ttt, bf-joust, heist, forty, gun-duel)",
+    );
+}
+
+#[test]
+fn no_challenge_anywhere_is_an_error() {
+    fails_with(
+        "a true\nb true\n",
+        ": no `challenge:` header; add one or pass --challenge ID",
+    );
+}
+
+#[test]
+fn the_challenge_may_come_from_the_command_line() {
+    let dir = tournament("2\na\ntrue\nb\ntrue\n");
+    let out = referee(
+        dir.path(),
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--challenge",
+            "meta-ttt",
+            "--set",
+            "max-rounds=4",
+            "-q",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with(
+        "Bot 1, a, has 0 wins and made 4 illegal moves, for a total of -24 points.\n"
+    ));
+}
+
+#[test]
+fn a_bad_bot_toml_names_its_file_and_line() {
+    let dir = tournament("challenge: meta-ttt\na true\nb true\n");
+    std::fs::create_dir(dir.path().join("b")).unwrap();
+    std::fs::write(
+        dir.path().join("b/bot.toml"),
+        "language = \"C\"\nbiuld = \"make\"\n",
+    )
+    .unwrap();
+    let out = referee(dir.path(), &["--instructions", "instructions.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("referee: error: ") && err.contains("b/bot.toml:2: unknown field `biuld`"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn a_missing_instructions_file_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = referee(dir.path(), &["--instructions", "nope.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("referee: error: nope.txt: cannot read:"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_annotated_example_instructions_stay_valid() {
+    let path = crate::common::root().join("instructions.example.txt");
+    let resolved = referee::config::resolve(&path, &referee::config::Overrides::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(resolved.challenge.name(), "meta-ttt");
+    assert!(resolved.spec.bots.len() >= 2);
+}
+
+#[test]
+fn a_failing_build_leaves_the_bot_out_and_the_tournament_goes_on() {
+    let dir = tournament("challenge: meta-ttt\na true\nb true\nc true\n");
+    std::fs::create_dir(dir.path().join("c")).unwrap();
+    std::fs::write(
+        dir.path().join("c/bot.toml"),
+        "build = \"echo compiling; echo oops >&2; exit 3\"\n",
+    )
+    .unwrap();
+    let out = referee(
+        dir.path(),
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--set",
+            "max-rounds=2",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("build of `c` (echo compiling; echo oops >&2; exit 3) exited with status 3"),
+        "{err}"
+    );
+    assert!(err.contains("    oops"), "{err}");
+    assert_eq!(
+        stdout(&out).lines().count(),
+        3,
+        "two bots and the time line"
+    );
+    let log = std::fs::read_to_string(dir.path().join("logs/c.log")).unwrap();
+    assert!(log.contains("compiling") && log.contains("oops"));
+}

@@ -1,0 +1,100 @@
+//! Results are durable: a referee killed mid-run loses no finished game, and
+//! the rerun plays only what is missing and ends with the same standings as
+//! an uninterrupted run.
+
+use crate::common::{bot, first_legal, python, q, referee, root, stderr, stdout};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+fn setup(dir: &Path) {
+    let tactician = dir.join("tactician");
+    std::fs::create_dir_all(&tactician).unwrap();
+    std::fs::copy(
+        root().join("examples/bots/meta-ttt/tactician/bot.py"),
+        tactician.join("bot.py"),
+    )
+    .unwrap();
+    let ins = format!(
+        "challenge: meta-ttt\n# Generous: results must not depend on machine load.\ntimeout-ms: 10000\nfirstLegal {}\nfirstLegalPy {} {}\ntactician {} tactician/bot.py\nsilent true\n",
+        q(&first_legal()),
+        python(),
+        q(&bot("first_legal.py")),
+        python(),
+    );
+    std::fs::write(dir.join("instructions.txt"), ins).unwrap();
+}
+
+/// The standings without the time line (which differs between runs).
+fn without_time(s: &str) -> String {
+    s.lines()
+        .filter(|l| !l.starts_with("With "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_standings() {
+    let whole = tempfile::tempdir().unwrap();
+    setup(whole.path());
+    let full = referee(
+        whole.path(),
+        &["--instructions", "instructions.txt", "--jobs", "2"],
+    );
+    assert!(full.status.success(), "{}", stderr(&full));
+
+    let cut = tempfile::tempdir().unwrap();
+    setup(cut.path());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["--instructions", "instructions.txt", "--jobs", "2"])
+        .current_dir(cut.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    // Kill it without warning once three games are reported (so committed).
+    let mut reported = 0;
+    for line in lines.by_ref() {
+        if line.unwrap().starts_with('[') {
+            reported += 1;
+            if reported == 3 {
+                break;
+            }
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(reported, 3);
+
+    let again = referee(
+        cut.path(),
+        &["--instructions", "instructions.txt", "--jobs", "2"],
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    let err = stderr(&again);
+    let resumed: usize = err
+        .lines()
+        .find_map(|l| l.strip_prefix("resuming: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no resume line in {err}"));
+    assert!((3..12).contains(&resumed), "{resumed} games kept");
+    let played = err.lines().filter(|l| l.starts_with('[')).count();
+    assert_eq!(played, 12 - resumed, "only the missing games are played");
+    assert_eq!(without_time(&stdout(&again)), without_time(&stdout(&full)));
+
+    let json = |d: &Path| stdout(&referee(d, &["standings", "--format", "json"]));
+    assert_eq!(json(cut.path()), json(whole.path()));
+
+    // A third run plays nothing.
+    let third = referee(cut.path(), &["--instructions", "instructions.txt"]);
+    assert!(stderr(&third).contains("resuming: 12 of 12"));
+    assert_eq!(
+        stderr(&third)
+            .lines()
+            .filter(|l| l.starts_with('['))
+            .count(),
+        0
+    );
+}
