@@ -4,8 +4,10 @@
 
 pub mod log;
 pub mod one_shot;
+pub mod persistent;
 pub mod program;
 
 pub use log::BotLog;
 pub use one_shot::{run_once, Limits, Outcome};
+pub use persistent::{Frame, Framing, Incoming, LineProcess};
 pub use program::BotProgram;

@@ -4,5 +4,6 @@
 mod common;
 mod meta_ttt;
 mod organiser_errors;
+mod persistent;
 mod resume;
 mod transport;

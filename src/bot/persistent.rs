@@ -1,0 +1,312 @@
+//! The persistent transport: one long-lived process per bot that is talked
+//! to in messages (forty's multiplexed lines, gun-duel's interface 2).
+//!
+//! Three tasks per process keep every pipe moving, so neither side can
+//! deadlock on a full pipe: a writer drains a queue of byte batches into
+//! stdin (so [`LineProcess::send`] never blocks), a reader cuts stdout into
+//! messages with the challenge's [`Framing`] and stamps each with the time
+//! of the read that completed it, and a drain copies stderr, capped, into
+//! the bot's log. The reader's queue is bounded: a bot that floods faster
+//! than the referee consumes is simply blocked by its own full pipe.
+
+use super::log::BotLog;
+use super::one_shot::kill_group;
+use super::program::BotProgram;
+use game_core::LineReply;
+use referee_sandbox::sys::{self, PidFd, Reaped};
+use std::os::fd::OwnedFd;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::unix::pipe;
+use tokio::sync::mpsc;
+
+/// What a framing function found at the start of the unread bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frame {
+    /// A message: `buf[start..end]`, then drop `consumed` bytes.
+    Message { start: usize, end: usize, consumed: usize },
+    /// Not enough bytes yet.
+    Incomplete,
+    /// Too long to be a message: drop `consumed` bytes and report `TooLong`;
+    /// with `resync_at`, also drop what follows up to and including that byte
+    /// (the rest of an overlong line).
+    Overflow { consumed: usize, resync_at: Option<u8> },
+}
+
+/// Cuts messages out of a bot's stdout stream.
+pub type Framing = Arc<dyn Fn(&[u8]) -> Frame + Send + Sync>;
+
+/// Line framing: a message is a line without its LF (and a trailing CR);
+/// a line over `cap` bytes is reported as `TooLong` and skipped up to its LF.
+pub fn lines(cap: usize) -> Framing {
+    Arc::new(move |buf: &[u8]| match buf.iter().position(|&b| b == b'\n') {
+        Some(i) if i <= cap => {
+            let end = if i > 0 && buf[i - 1] == b'\r' { i - 1 } else { i };
+            Frame::Message { start: 0, end, consumed: i + 1 }
+        }
+        Some(i) => Frame::Overflow { consumed: i + 1, resync_at: None },
+        None if buf.len() > cap => Frame::Overflow { consumed: buf.len(), resync_at: Some(b'\n') },
+        None => Frame::Incomplete,
+    })
+}
+
+/// One message from the bot, or the end of its output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Incoming {
+    /// A message and when the read that completed it returned.
+    Message(Vec<u8>, Instant),
+    /// A message over the framing's cap (skipped).
+    TooLong(Instant),
+    /// stdout closed: the process exited or closed it. Nothing more will come.
+    Closed,
+}
+
+/// stderr kept per bot process over its life.
+const STDERR_CAP: u64 = 1 << 20;
+/// Messages buffered before the reader stops reading (backpressure).
+const QUEUE: usize = 4096;
+
+/// A running persistent bot process.
+pub struct LineProcess {
+    pid: u32,
+    exited: PidFd,
+    to_stdin: Option<mpsc::UnboundedSender<Vec<u8>>>,
+    from_stdout: mpsc::Receiver<Incoming>,
+    closed: bool,
+    reaped: Option<Reaped>,
+    started: Instant,
+}
+
+impl LineProcess {
+    /// Starts `program` with `args` appended, stdin piped.
+    pub fn spawn(program: &BotProgram, args: &[String], framing: Framing, log: BotLog) -> std::io::Result<LineProcess> {
+        let mut cmd = program.command(args);
+        cmd.stdin(Stdio::piped());
+        let mut child = cmd.spawn()?;
+        let pid = child.id();
+        let exited = match PidFd::open(pid) {
+            Ok(fd) => fd,
+            Err(e) => {
+                kill_group(pid);
+                let _ = sys::wait4(pid, true);
+                return Err(e);
+            }
+        };
+        let stdin = child.stdin.take().map(OwnedFd::from).map(pipe::Sender::from_owned_fd).transpose()?;
+        let stdout = child.stdout.take().map(OwnedFd::from).map(pipe::Receiver::from_owned_fd).transpose()?;
+        let stderr = child.stderr.take().map(OwnedFd::from).map(pipe::Receiver::from_owned_fd).transpose()?;
+
+        let (to_stdin, mut queue) = mpsc::unbounded_channel::<Vec<u8>>();
+        if let Some(mut stdin) = stdin {
+            tokio::spawn(async move {
+                while let Some(bytes) = queue.recv().await {
+                    // A failed write means the bot is gone; the reader will
+                    // see stdout close. Drop the rest quietly.
+                    if stdin.write_all(&bytes).await.is_err() {
+                        break;
+                    }
+                }
+                // Dropping stdin sends EOF.
+            });
+        }
+        let (tx, from_stdout) = mpsc::channel(QUEUE);
+        if let Some(stdout) = stdout {
+            tokio::spawn(read_messages(stdout, framing, tx));
+        }
+        if let Some(stderr) = stderr {
+            let label = format!("{} (pid {pid}) stderr", program.name);
+            tokio::spawn(drain_stderr(stderr, log, label));
+        }
+        Ok(LineProcess {
+            pid,
+            exited,
+            to_stdin: Some(to_stdin),
+            from_stdout,
+            closed: false,
+            reaped: None,
+            started: Instant::now(),
+        })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// Queues bytes for the bot's stdin. Never blocks; a dead bot's bytes are dropped.
+    pub fn send(&self, bytes: impl Into<Vec<u8>>) {
+        if let Some(tx) = &self.to_stdin {
+            let _ = tx.send(bytes.into());
+        }
+    }
+
+    /// The next message, or `None` if the deadline passes first.
+    pub async fn next_before(&mut self, deadline: Instant) -> Option<Incoming> {
+        if self.closed {
+            return Some(Incoming::Closed);
+        }
+        let got = tokio::time::timeout_at(deadline.into(), self.from_stdout.recv()).await.ok()?;
+        let incoming = got.unwrap_or(Incoming::Closed);
+        if incoming == Incoming::Closed {
+            self.closed = true;
+        }
+        Some(incoming)
+    }
+
+    /// One request, one answer: sends `bytes`, waits for the next message
+    /// until `timeout`. Convenience for lockstep protocols (gun-duel).
+    pub async fn ask(&mut self, bytes: impl Into<Vec<u8>>, timeout: Duration) -> LineReply {
+        self.send(bytes);
+        match self.next_before(Instant::now() + timeout).await {
+            None => LineReply::TimedOut,
+            Some(Incoming::Message(m, _)) => LineReply::Message(m),
+            Some(Incoming::TooLong(_)) => LineReply::TooLong,
+            Some(Incoming::Closed) => LineReply::Closed,
+        }
+    }
+
+    /// Closes stdin (the bot sees EOF).
+    pub fn close_stdin(&mut self) {
+        self.to_stdin = None;
+    }
+
+    /// Kills the whole process group now and reaps the process.
+    pub async fn kill(&mut self) -> Option<Reaped> {
+        self.to_stdin = None;
+        kill_group(self.pid);
+        self.reap().await
+    }
+
+    /// The end of a bot's life: EOF on stdin, up to `grace` to exit by
+    /// itself, then the whole group is killed either way.
+    pub async fn shutdown(mut self, grace: Duration) -> Option<Reaped> {
+        self.close_stdin();
+        let _ = tokio::time::timeout(grace, self.exited.exited()).await;
+        self.kill().await
+    }
+
+    /// CPU time and exit, once reaped.
+    pub fn reaped(&self) -> Option<Reaped> {
+        self.reaped
+    }
+
+    pub fn uptime(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    async fn reap(&mut self) -> Option<Reaped> {
+        if self.reaped.is_none() {
+            let _ = self.exited.exited().await;
+            self.reaped = sys::wait4(self.pid, true).ok().flatten();
+        }
+        self.reaped
+    }
+}
+
+impl Drop for LineProcess {
+    fn drop(&mut self) {
+        if self.reaped.is_none() {
+            // Not shut down properly (a panic, an early return): never leave
+            // the group behind. Reaping without blocking is best effort; an
+            // unreaped zombie is collected when the referee exits.
+            kill_group(self.pid);
+            let _ = sys::wait4(self.pid, false);
+        }
+    }
+}
+
+async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, tx: mpsc::Sender<Incoming>) {
+    let mut buf: Vec<u8> = Vec::with_capacity(8192);
+    let mut chunk = vec![0u8; 8192];
+    // Set while skipping the rest of an overlong message.
+    let mut resync: Option<u8> = None;
+    loop {
+        let n = match stdout.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let at = Instant::now();
+        let mut fresh = &chunk[..n];
+        if let Some(byte) = resync {
+            match fresh.iter().position(|&b| b == byte) {
+                Some(i) => {
+                    fresh = &fresh[i + 1..];
+                    resync = None;
+                }
+                None => continue,
+            }
+        }
+        buf.extend_from_slice(fresh);
+        let mut used = 0;
+        loop {
+            match framing(&buf[used..]) {
+                Frame::Incomplete => break,
+                Frame::Message { start, end, consumed } => {
+                    let msg = buf[used + start..used + end].to_vec();
+                    used += consumed.max(1);
+                    if tx.send(Incoming::Message(msg, at)).await.is_err() {
+                        return;
+                    }
+                }
+                Frame::Overflow { consumed, resync_at } => {
+                    used += consumed.max(1);
+                    if let Some(byte) = resync_at {
+                        // Whatever is still buffered belongs to the overlong message.
+                        match buf[used.min(buf.len())..].iter().position(|&b| b == byte) {
+                            Some(i) => used += i + 1,
+                            None => {
+                                used = buf.len();
+                                resync = Some(byte);
+                            }
+                        }
+                    }
+                    if tx.send(Incoming::TooLong(at)).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            if used >= buf.len() {
+                break;
+            }
+        }
+        buf.drain(..used.min(buf.len()));
+    }
+    let _ = tx.send(Incoming::Closed).await;
+}
+
+async fn drain_stderr(mut stderr: pipe::Receiver, log: BotLog, label: String) {
+    let mut chunk = vec![0u8; 8192];
+    let mut kept: u64 = 0;
+    loop {
+        match stderr.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                if kept < STDERR_CAP {
+                    let take = n.min((STDERR_CAP - kept) as usize);
+                    log.section(&label, &chunk[..take]);
+                    kept += take as u64;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(buf: &[u8]) -> Frame {
+        lines(8)(buf)
+    }
+
+    #[test]
+    fn line_framing() {
+        assert_eq!(frame(b"ok\n"), Frame::Message { start: 0, end: 2, consumed: 3 });
+        assert_eq!(frame(b"ok\r\nmore"), Frame::Message { start: 0, end: 2, consumed: 4 });
+        assert_eq!(frame(b"\n"), Frame::Message { start: 0, end: 0, consumed: 1 });
+        assert_eq!(frame(b"partial"), Frame::Incomplete);
+        assert_eq!(frame(b"123456789\nx"), Frame::Overflow { consumed: 10, resync_at: None });
+        assert_eq!(frame(b"123456789"), Frame::Overflow { consumed: 9, resync_at: Some(b'\n') });
+    }
+}
