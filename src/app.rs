@@ -2,16 +2,15 @@
 
 use crate::bot::{BotLog, BotProgram};
 use crate::bot_build::run_build;
-use crate::challenges::{meta_ttt, ChallengeId};
+use crate::challenges;
 use crate::cli::{Cli, Command, PlayArgs, RunArgs, StandingsArgs};
 use crate::config::{self, Overrides};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::results::{Store, Writer};
+use crate::results::Store;
 use crate::standings::Format;
 use crate::tournament::{self, TournamentSpec};
 use referee_sandbox::Confinement;
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -102,7 +101,6 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
 
-    prepare_folders(resolved.challenge, &spec)?;
     let mut store = Store::open(&db)?;
 
     // Builds first: a failed one leaves its bot out, the rest go on.
@@ -145,32 +143,17 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
         .map(|b| BotLog::new(log_path(&spec.dir, &b.name)))
         .collect();
 
-    let report = match resolved.challenge {
-        ChallengeId::MetaTtt => {
-            let challenge =
-                meta_ttt::MetaTtt::new(spec.clone(), programs, logs).map_err(Error::input)?;
-            let keys = meta_ttt::plan_keys(&spec).map_err(Error::input)?;
-            let done: HashSet<String> = store.games(&spec.challenge, &keys)?.into_keys().collect();
-            let (writer, writer_thread) = Writer::start(store, row.id, spec.challenge.clone())?;
-            let report = tournament::run(
-                Arc::new(challenge),
-                &writer,
-                &done,
-                jobs,
-                &cancel,
-                &progress,
-            )
-            .await;
-            drop(writer);
-            let _ = writer_thread.join();
-            report?
-        }
-        other => {
-            return Err(Error::input(format!(
-                "the {other} challenge is not available yet"
-            )))
-        }
+    let ctx = challenges::RunContext {
+        spec: spec.clone(),
+        programs,
+        logs,
+        store,
+        tournament_id: row.id,
+        jobs,
+        cancel: cancel.clone(),
+        progress: Arc::clone(&progress),
     };
+    let report = challenges::run(resolved.challenge, ctx).await?;
     tracing::info!(?report, "run finished");
 
     let store = Store::open(&db)?;
@@ -199,29 +182,7 @@ fn program_for(spec: &TournamentSpec, bot: &tournament::BotSpec) -> BotProgram {
     }
 }
 
-/// Creates what a challenge promises each bot before it runs (meta-ttt:
-/// the bot's folder and an empty `data.txt`, never reset).
-fn prepare_folders(challenge: ChallengeId, spec: &TournamentSpec) -> Result<()> {
-    if challenge != ChallengeId::MetaTtt {
-        return Ok(());
-    }
-    for bot in &spec.bots {
-        std::fs::create_dir_all(&bot.folder).map_err(|e| {
-            Error::machine(format!(
-                "{}: cannot create the bot folder: {e}",
-                bot.folder.display()
-            ))
-        })?;
-        let data = bot.folder.join("data.txt");
-        if !data.exists() {
-            std::fs::write(&data, b"")
-                .map_err(|e| Error::machine(format!("{}: {e}", data.display())))?;
-        }
-    }
-    Ok(())
-}
-
-fn print_stdout(text: &str) -> Result<()> {
+pub fn print_stdout(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
@@ -239,31 +200,7 @@ pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Re
             row.id
         ))
     })?;
-    match ChallengeId::parse(&spec.challenge) {
-        Some(ChallengeId::MetaTtt) => {
-            let keys = meta_ttt::plan_keys(&spec).map_err(Error::machine)?;
-            let found = store.games(&spec.challenge, &keys)?;
-            let records: Vec<Option<meta_ttt::StoredGame>> = keys
-                .iter()
-                .map(|k| {
-                    found
-                        .get(k)
-                        .and_then(|g| serde_json::from_str(&g.record).ok())
-                })
-                .collect();
-            let totals = meta_ttt::totals(&spec, &records);
-            Ok(match format {
-                Format::Text => meta_ttt::text(&spec, &totals, row.play_seconds),
-                Format::Md => meta_ttt::leaderboard(&spec, &totals).to_markdown(),
-                Format::Json => meta_ttt::leaderboard(&spec, &totals).to_json(),
-                Format::Csv => meta_ttt::leaderboard(&spec, &totals).to_csv(),
-            })
-        }
-        _ => Err(Error::machine(format!(
-            "tournament {} is a {} tournament, which this version cannot show",
-            row.id, spec.challenge
-        ))),
-    }
+    challenges::standings(store, &row, &spec, format)
 }
 
 fn standings(args: StandingsArgs) -> Result<i32> {
@@ -290,93 +227,7 @@ fn standings(args: StandingsArgs) -> Result<i32> {
 }
 
 async fn play(args: PlayArgs) -> Result<i32> {
-    match args.challenge {
-        ChallengeId::MetaTtt => play_meta_ttt(args).await,
-        other => Err(Error::input(format!(
-            "`referee play {other}` is not available yet"
-        ))),
-    }
-}
-
-async fn play_meta_ttt(args: PlayArgs) -> Result<i32> {
-    use game_meta_ttt::render;
-    if args.bots.len() != 2 {
-        return Err(Error::input(format!(
-            "meta-ttt is played by 2 bots ('CMD_X' 'CMD_O'), not {}",
-            args.bots.len()
-        )));
-    }
-    let mut settings = game_meta_ttt::Settings::default();
-    if let Some(t) = args.timeout_ms {
-        settings
-            .set("timeout-ms", &t.to_string())
-            .map_err(Error::input)?;
-    }
-    if let Some(r) = args.max_rounds {
-        settings
-            .set("max-rounds", &r.to_string())
-            .map_err(Error::input)?;
-    }
-    let cwd = match &args.cwd {
-        Some(d) => d.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
-    };
-    let mut programs = Vec::new();
-    for (label, cmd) in ["X", "O"].iter().zip(&args.bots) {
-        let argv = crate::instructions::split_command(cmd)
-            .map_err(|m| Error::input(format!("{label}: {m}")))?;
-        programs.push(BotProgram {
-            name: label.to_string(),
-            argv,
-            cwd: cwd.clone(),
-            folder: cwd.clone(),
-            confinement: Confinement::minimal(),
-        });
-    }
-    let log = BotLog::discard();
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
-    let result = meta_ttt::play_game(
-        [&programs[0], &programs[1]],
-        [&log, &log],
-        &settings,
-        "play",
-        &cancel,
-        |view| {
-            let round = view.game.calls();
-            let mark = view.game.to_move().other();
-            let line = match view.verdict {
-                Ok(mv) => format!(
-                    "{}\n\n{}\n",
-                    render::legal_line(round, mark, mv),
-                    render::picture(view.game)
-                ),
-                Err(reason) => format!(
-                    "{}\n",
-                    render::illegal_line(round, mark, reason, &view.reply.stdout)
-                ),
-            };
-            let _ = std::io::stdout().lock().write_all(line.as_bytes());
-        },
-    )
-    .await;
-    let Some((game, _)) = result else {
-        return Ok(EXIT_INTERRUPTED);
-    };
-    let record = game.record();
-    let mut end = format!("{}\n", render::result_line(&game));
-    for (i, (label, cmd)) in ["X", "O"].iter().zip(&args.bots).enumerate() {
-        let wins = u64::from(record.winner.map(|w| w.index()) == Some(i));
-        end.push_str(&render::bot_line(
-            label,
-            cmd,
-            wins,
-            u64::from(record.illegal[i]),
-            record.points[i],
-        ));
-        end.push('\n');
-    }
-    print_stdout(&end)?;
-    Ok(0)
+    challenges::play(args, cancel).await
 }

@@ -26,13 +26,20 @@ use tokio::sync::mpsc;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Frame {
     /// A message: `buf[start..end]`, then drop `consumed` bytes.
-    Message { start: usize, end: usize, consumed: usize },
+    Message {
+        start: usize,
+        end: usize,
+        consumed: usize,
+    },
     /// Not enough bytes yet.
     Incomplete,
     /// Too long to be a message: drop `consumed` bytes and report `TooLong`;
     /// with `resync_at`, also drop what follows up to and including that byte
     /// (the rest of an overlong line).
-    Overflow { consumed: usize, resync_at: Option<u8> },
+    Overflow {
+        consumed: usize,
+        resync_at: Option<u8>,
+    },
 }
 
 /// Cuts messages out of a bot's stdout stream.
@@ -41,15 +48,31 @@ pub type Framing = Arc<dyn Fn(&[u8]) -> Frame + Send + Sync>;
 /// Line framing: a message is a line without its LF (and a trailing CR);
 /// a line over `cap` bytes is reported as `TooLong` and skipped up to its LF.
 pub fn lines(cap: usize) -> Framing {
-    Arc::new(move |buf: &[u8]| match buf.iter().position(|&b| b == b'\n') {
-        Some(i) if i <= cap => {
-            let end = if i > 0 && buf[i - 1] == b'\r' { i - 1 } else { i };
-            Frame::Message { start: 0, end, consumed: i + 1 }
-        }
-        Some(i) => Frame::Overflow { consumed: i + 1, resync_at: None },
-        None if buf.len() > cap => Frame::Overflow { consumed: buf.len(), resync_at: Some(b'\n') },
-        None => Frame::Incomplete,
-    })
+    Arc::new(
+        move |buf: &[u8]| match buf.iter().position(|&b| b == b'\n') {
+            Some(i) if i <= cap => {
+                let end = if i > 0 && buf[i - 1] == b'\r' {
+                    i - 1
+                } else {
+                    i
+                };
+                Frame::Message {
+                    start: 0,
+                    end,
+                    consumed: i + 1,
+                }
+            }
+            Some(i) => Frame::Overflow {
+                consumed: i + 1,
+                resync_at: None,
+            },
+            None if buf.len() > cap => Frame::Overflow {
+                consumed: buf.len(),
+                resync_at: Some(b'\n'),
+            },
+            None => Frame::Incomplete,
+        },
+    )
 }
 
 /// One message from the bot, or the end of its output.
@@ -81,7 +104,12 @@ pub struct LineProcess {
 
 impl LineProcess {
     /// Starts `program` with `args` appended, stdin piped.
-    pub fn spawn(program: &BotProgram, args: &[String], framing: Framing, log: BotLog) -> std::io::Result<LineProcess> {
+    pub fn spawn(
+        program: &BotProgram,
+        args: &[String],
+        framing: Framing,
+        log: BotLog,
+    ) -> std::io::Result<LineProcess> {
         let mut cmd = program.command(args);
         cmd.stdin(Stdio::piped());
         let mut child = cmd.spawn()?;
@@ -94,9 +122,24 @@ impl LineProcess {
                 return Err(e);
             }
         };
-        let stdin = child.stdin.take().map(OwnedFd::from).map(pipe::Sender::from_owned_fd).transpose()?;
-        let stdout = child.stdout.take().map(OwnedFd::from).map(pipe::Receiver::from_owned_fd).transpose()?;
-        let stderr = child.stderr.take().map(OwnedFd::from).map(pipe::Receiver::from_owned_fd).transpose()?;
+        let stdin = child
+            .stdin
+            .take()
+            .map(OwnedFd::from)
+            .map(pipe::Sender::from_owned_fd)
+            .transpose()?;
+        let stdout = child
+            .stdout
+            .take()
+            .map(OwnedFd::from)
+            .map(pipe::Receiver::from_owned_fd)
+            .transpose()?;
+        let stderr = child
+            .stderr
+            .take()
+            .map(OwnedFd::from)
+            .map(pipe::Receiver::from_owned_fd)
+            .transpose()?;
 
         let (to_stdin, mut queue) = mpsc::unbounded_channel::<Vec<u8>>();
         if let Some(mut stdin) = stdin {
@@ -146,7 +189,9 @@ impl LineProcess {
         if self.closed {
             return Some(Incoming::Closed);
         }
-        let got = tokio::time::timeout_at(deadline.into(), self.from_stdout.recv()).await.ok()?;
+        let got = tokio::time::timeout_at(deadline.into(), self.from_stdout.recv())
+            .await
+            .ok()?;
         let incoming = got.unwrap_or(Incoming::Closed);
         if incoming == Incoming::Closed {
             self.closed = true;
@@ -242,14 +287,21 @@ async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, tx: mpsc::S
         loop {
             match framing(&buf[used..]) {
                 Frame::Incomplete => break,
-                Frame::Message { start, end, consumed } => {
+                Frame::Message {
+                    start,
+                    end,
+                    consumed,
+                } => {
                     let msg = buf[used + start..used + end].to_vec();
                     used += consumed.max(1);
                     if tx.send(Incoming::Message(msg, at)).await.is_err() {
                         return;
                     }
                 }
-                Frame::Overflow { consumed, resync_at } => {
+                Frame::Overflow {
+                    consumed,
+                    resync_at,
+                } => {
                     used += consumed.max(1);
                     if let Some(byte) = resync_at {
                         // Whatever is still buffered belongs to the overlong message.
@@ -302,11 +354,44 @@ mod tests {
 
     #[test]
     fn line_framing() {
-        assert_eq!(frame(b"ok\n"), Frame::Message { start: 0, end: 2, consumed: 3 });
-        assert_eq!(frame(b"ok\r\nmore"), Frame::Message { start: 0, end: 2, consumed: 4 });
-        assert_eq!(frame(b"\n"), Frame::Message { start: 0, end: 0, consumed: 1 });
+        assert_eq!(
+            frame(b"ok\n"),
+            Frame::Message {
+                start: 0,
+                end: 2,
+                consumed: 3
+            }
+        );
+        assert_eq!(
+            frame(b"ok\r\nmore"),
+            Frame::Message {
+                start: 0,
+                end: 2,
+                consumed: 4
+            }
+        );
+        assert_eq!(
+            frame(b"\n"),
+            Frame::Message {
+                start: 0,
+                end: 0,
+                consumed: 1
+            }
+        );
         assert_eq!(frame(b"partial"), Frame::Incomplete);
-        assert_eq!(frame(b"123456789\nx"), Frame::Overflow { consumed: 10, resync_at: None });
-        assert_eq!(frame(b"123456789"), Frame::Overflow { consumed: 9, resync_at: Some(b'\n') });
+        assert_eq!(
+            frame(b"123456789\nx"),
+            Frame::Overflow {
+                consumed: 10,
+                resync_at: None
+            }
+        );
+        assert_eq!(
+            frame(b"123456789"),
+            Frame::Overflow {
+                consumed: 9,
+                resync_at: Some(b'\n')
+            }
+        );
     }
 }

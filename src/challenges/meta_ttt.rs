@@ -1,13 +1,19 @@
 //! meta-ttt joined to the per-call process runner and the tournament loop.
 
+use super::RunContext;
 use crate::bot::{run_once, BotLog, BotProgram, Limits};
-use crate::standings::{competition_ranks, Leaderboard, Row};
+use crate::cli::PlayArgs;
+use crate::error::{Error, Result};
+use crate::results::{Store, TournamentRow};
+use crate::standings::{competition_ranks, Format, Leaderboard, Row};
 use crate::tournament::run::{Challenge, PlannedGame, Played};
-use crate::tournament::TournamentSpec;
+use crate::tournament::{RunReport, TournamentSpec};
 use game_core::Reply;
 use game_meta_ttt::{render, standings, wire, Call, Game, GameRecord, Settings};
+use referee_sandbox::Confinement;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -16,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 const STDERR_CAP: usize = 16 * 1024;
 
 /// Settings from the resolved key/value map.
-pub fn settings(spec: &TournamentSpec) -> Result<Settings, String> {
+pub fn settings(spec: &TournamentSpec) -> std::result::Result<Settings, String> {
     let mut s = Settings::default();
     for (k, v) in &spec.settings {
         s.set(k, v)?;
@@ -39,7 +45,7 @@ pub struct StoredGame {
 pub struct CallView<'a> {
     pub game: &'a Game,
     pub reply: &'a Reply,
-    pub verdict: Result<game_meta_ttt::Move, game_meta_ttt::Illegal>,
+    pub verdict: std::result::Result<game_meta_ttt::Move, game_meta_ttt::Illegal>,
 }
 
 /// Plays one game between two programs. `None` if cancelled.
@@ -96,7 +102,7 @@ impl MetaTtt {
         spec: TournamentSpec,
         programs: Vec<BotProgram>,
         logs: Vec<BotLog>,
-    ) -> Result<MetaTtt, String> {
+    ) -> std::result::Result<MetaTtt, String> {
         let settings = settings(&spec)?;
         let pairs = standings::schedule(spec.bots.len());
         let plan = plan(&spec, &settings, &pairs);
@@ -194,7 +200,7 @@ pub fn totals(spec: &TournamentSpec, records: &[Option<StoredGame>]) -> Vec<stan
 }
 
 /// The plan's game keys, for looking records up.
-pub fn plan_keys(spec: &TournamentSpec) -> Result<Vec<String>, String> {
+pub fn plan_keys(spec: &TournamentSpec) -> std::result::Result<Vec<String>, String> {
     let s = settings(spec)?;
     let pairs = standings::schedule(spec.bots.len());
     Ok(plan(spec, &s, &pairs).into_iter().map(|g| g.key).collect())
@@ -254,4 +260,153 @@ pub fn leaderboard(spec: &TournamentSpec, totals: &[standings::Totals]) -> Leade
             })
             .collect(),
     }
+}
+
+/// Creates what the challenge promises each bot: its folder and an empty
+/// `data.txt`, never reset.
+fn prepare_folders(spec: &TournamentSpec) -> Result<()> {
+    for bot in &spec.bots {
+        std::fs::create_dir_all(&bot.folder).map_err(|e| {
+            Error::machine(format!(
+                "{}: cannot create the bot folder: {e}",
+                bot.folder.display()
+            ))
+        })?;
+        let data = bot.folder.join("data.txt");
+        if !data.exists() {
+            std::fs::write(&data, b"")
+                .map_err(|e| Error::machine(format!("{}: {e}", data.display())))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs (or resumes) a meta-ttt tournament.
+pub async fn run(ctx: RunContext) -> Result<RunReport> {
+    prepare_folders(&ctx.spec)?;
+    let keys = plan_keys(&ctx.spec).map_err(Error::input)?;
+    let done = ctx
+        .store
+        .games(&ctx.spec.challenge, &keys)?
+        .into_keys()
+        .collect();
+    let challenge = MetaTtt::new(ctx.spec.clone(), ctx.programs, ctx.logs).map_err(Error::input)?;
+    crate::tournament::run_with_store(
+        Arc::new(challenge),
+        ctx.store,
+        ctx.tournament_id,
+        &done,
+        ctx.jobs,
+        &ctx.cancel,
+        &ctx.progress,
+    )
+    .await
+}
+
+/// The leaderboard of a stored meta-ttt tournament.
+pub fn standings(
+    store: &Store,
+    row: &TournamentRow,
+    spec: &TournamentSpec,
+    format: Format,
+) -> Result<String> {
+    let keys = plan_keys(spec).map_err(Error::machine)?;
+    let found = store.games(&spec.challenge, &keys)?;
+    let records: Vec<Option<StoredGame>> = keys
+        .iter()
+        .map(|k| {
+            found
+                .get(k)
+                .and_then(|g| serde_json::from_str(&g.record).ok())
+        })
+        .collect();
+    let totals = totals(spec, &records);
+    Ok(match format {
+        Format::Text => text(spec, &totals, row.play_seconds),
+        Format::Md => leaderboard(spec, &totals).to_markdown(),
+        Format::Json => leaderboard(spec, &totals).to_json(),
+        Format::Csv => leaderboard(spec, &totals).to_csv(),
+    })
+}
+
+/// `referee play meta-ttt 'CMD_X' 'CMD_O'`: the transcript of one game.
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
+    if args.bots.len() != 2 {
+        return Err(Error::input(format!(
+            "meta-ttt is played by 2 bots ('CMD_X' 'CMD_O'), not {}",
+            args.bots.len()
+        )));
+    }
+    let mut settings = Settings::default();
+    if let Some(t) = args.timeout_ms {
+        settings
+            .set("timeout-ms", &t.to_string())
+            .map_err(Error::input)?;
+    }
+    if let Some(r) = args.max_rounds {
+        settings
+            .set("max-rounds", &r.to_string())
+            .map_err(Error::input)?;
+    }
+    let cwd = match &args.cwd {
+        Some(d) => d.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
+    };
+    let mut programs = Vec::new();
+    for (label, cmd) in ["X", "O"].iter().zip(&args.bots) {
+        let argv = crate::instructions::split_command(cmd)
+            .map_err(|m| Error::input(format!("{label}: {m}")))?;
+        // No per-bot folders in this mode: both bots share DIR.
+        programs.push(BotProgram {
+            name: label.to_string(),
+            argv,
+            cwd: cwd.clone(),
+            folder: cwd.clone(),
+            confinement: Confinement::minimal(),
+        });
+    }
+    let log = BotLog::discard();
+    let result = play_game(
+        [&programs[0], &programs[1]],
+        [&log, &log],
+        &settings,
+        "play",
+        &cancel,
+        |view| {
+            let round = view.game.calls();
+            let mark = view.game.to_move().other();
+            let text = match view.verdict {
+                Ok(mv) => format!(
+                    "{}\n\n{}\n",
+                    render::legal_line(round, mark, mv),
+                    render::picture(view.game)
+                ),
+                Err(reason) => format!(
+                    "{}\n",
+                    render::illegal_line(round, mark, reason, &view.reply.stdout)
+                ),
+            };
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        },
+    )
+    .await;
+    let Some((game, _)) = result else {
+        return Ok(crate::app::EXIT_INTERRUPTED);
+    };
+    let record = game.record();
+    let mut end = format!("{}\n", render::result_line(&game));
+    for (i, (label, cmd)) in ["X", "O"].iter().zip(&args.bots).enumerate() {
+        let wins = u64::from(record.winner.map(|w| w.index()) == Some(i));
+        end.push_str(&render::bot_line(
+            label,
+            cmd,
+            wins,
+            u64::from(record.illegal[i]),
+            record.points[i],
+        ));
+        end.push('\n');
+    }
+    crate::app::print_stdout(&end)?;
+    Ok(0)
 }

@@ -3,8 +3,66 @@
 
 pub mod meta_ttt;
 
+use crate::bot::{BotLog, BotProgram};
+use crate::cli::PlayArgs;
 use crate::error::{Error, Result};
+use crate::progress::Progress;
+use crate::results::{Store, TournamentRow};
+use crate::standings::Format;
+use crate::tournament::{RunReport, TournamentSpec};
 use std::fmt;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// Everything a challenge needs to run its tournament. Built by `app`
+/// after the instructions are resolved and the builds are done.
+pub struct RunContext {
+    pub spec: TournamentSpec,
+    /// One per bot, in `spec.bots` order.
+    pub programs: Vec<BotProgram>,
+    pub logs: Vec<BotLog>,
+    pub store: Store,
+    pub tournament_id: i64,
+    pub jobs: usize,
+    pub cancel: CancellationToken,
+    pub progress: Arc<Progress>,
+}
+
+/// Runs (or resumes) a tournament of challenge `id`.
+pub async fn run(id: ChallengeId, ctx: RunContext) -> Result<RunReport> {
+    match id {
+        ChallengeId::MetaTtt => meta_ttt::run(ctx).await,
+        other => Err(Error::input(format!(
+            "the {other} challenge is not available in this version of the referee"
+        ))),
+    }
+}
+
+/// The leaderboard of a stored tournament.
+pub fn standings(
+    store: &Store,
+    row: &TournamentRow,
+    spec: &TournamentSpec,
+    format: Format,
+) -> Result<String> {
+    match ChallengeId::parse(&spec.challenge) {
+        Some(ChallengeId::MetaTtt) => meta_ttt::standings(store, row, spec, format),
+        _ => Err(Error::machine(format!(
+            "tournament {} is a {} tournament, which this version cannot show",
+            row.id, spec.challenge
+        ))),
+    }
+}
+
+/// `referee play CHALLENGE ...`: one game with a transcript on stdout.
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
+    match args.challenge {
+        ChallengeId::MetaTtt => meta_ttt::play(args, cancel).await,
+        other => Err(Error::input(format!(
+            "`referee play {other}` is not available yet"
+        ))),
+    }
+}
 
 /// The challenges the referee knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -6,5 +6,5 @@ pub mod run;
 pub mod schedule;
 pub mod spec;
 
-pub use run::{run, Challenge, PlannedGame, RunReport};
+pub use run::{run, run_with_store, Challenge, PlannedGame, RunReport};
 pub use spec::{BotSpec, TournamentSpec};

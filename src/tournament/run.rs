@@ -5,7 +5,7 @@
 use super::schedule::Scheduler;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::results::{GameRow, Writer};
+use crate::results::{GameRow, Store, Writer};
 use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
@@ -122,4 +122,22 @@ pub async fn run<C: Challenge>(
     }
     progress.finish();
     Ok(report)
+}
+
+/// [`run`] with the writer thread set up and torn down around it: the
+/// common case of a challenge whose whole plan is known up front.
+pub async fn run_with_store<C: Challenge>(
+    challenge: Arc<C>,
+    store: Store,
+    tournament_id: i64,
+    done: &HashSet<String>,
+    jobs: usize,
+    cancel: &CancellationToken,
+    progress: &Progress,
+) -> Result<RunReport> {
+    let (writer, thread) = Writer::start(store, tournament_id, challenge.id().to_string())?;
+    let report = run(challenge, &writer, done, jobs, cancel, progress).await;
+    drop(writer);
+    let _ = thread.join();
+    report
 }
