@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 const ROUNDS: usize = 5;
 
 fn compile_first_legal(dir: &Path) -> PathBuf {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/bots/meta-ttt/firstLegal/firstLegal.c");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/bots/meta-ttt/firstLegal/firstLegal.c");
     let out = dir.join("firstLegal");
     let ok = Command::new("cc")
         .args(["-O2", "-o"])
@@ -97,7 +98,11 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` runs this too
     // and would take seconds: do one quick round there.
-    let rounds = if std::env::args().any(|a| a == "--bench") { ROUNDS } else { 1 };
+    let rounds = if std::env::args().any(|a| a == "--bench") {
+        ROUNDS
+    } else {
+        1
+    };
     let dir = tempfile::tempdir().unwrap();
     let bin = compile_first_legal(dir.path());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -124,10 +129,22 @@ fn main() {
         median(per_call_bare),
         median(b1.clone())
     );
-    println!("     ratios per round: {}", b1.iter().map(|r| format!("{r:.3}")).collect::<Vec<_>>().join(" "));
+    println!(
+        "     ratios per round: {}",
+        b1.iter()
+            .map(|r| format!("{r:.3}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
     println!(
         "  B2 wall --jobs 2 / --jobs 1: ratio (median) {:.3}  [goal <= 0.625 on 2+ cores]",
         median(b2.clone())
     );
-    println!("     ratios per round: {}", b2.iter().map(|r| format!("{r:.3}")).collect::<Vec<_>>().join(" "));
+    println!(
+        "     ratios per round: {}",
+        b2.iter()
+            .map(|r| format!("{r:.3}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
 }

@@ -40,7 +40,14 @@ impl Confinement {
                 // kernel kill the bot when the thread that forked it dies.
                 // Bots are forked only from the runtime's long-lived worker
                 // threads, so this fires only when the referee itself dies.
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+                if libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGKILL as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                ) != 0
+                {
                     return Err(std::io::Error::last_os_error());
                 }
                 // The referee may have died before prctl took effect.

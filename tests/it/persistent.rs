@@ -25,12 +25,23 @@ const T: Duration = Duration::from_secs(5);
 async fn a_python_bot_answers_in_lockstep_and_logs_stderr() {
     let home = tempfile::tempdir().unwrap();
     let log_path = home.path().join("p.log");
-    let mut p = start(&[python(), bot("echo_lines.py").to_str().unwrap()], home.path(), BotLog::new(&log_path));
+    let mut p = start(
+        &[python(), bot("echo_lines.py").to_str().unwrap()],
+        home.path(),
+        BotLog::new(&log_path),
+    );
     for i in 0..50 {
-        assert_eq!(p.ask(format!("n{i}\n"), T).await, LineReply::Message(format!("got n{i}").into_bytes()));
+        assert_eq!(
+            p.ask(format!("n{i}\n"), T).await,
+            LineReply::Message(format!("got n{i}").into_bytes())
+        );
     }
     let reaped = p.shutdown(Duration::from_secs(2)).await.unwrap();
-    assert_eq!(reaped.exit, referee_sandbox::sys::ExitKind::Code(0), "exits by itself at EOF");
+    assert_eq!(
+        reaped.exit,
+        referee_sandbox::sys::ExitKind::Code(0),
+        "exits by itself at EOF"
+    );
     let log = std::fs::read_to_string(&log_path).unwrap();
     assert!(log.contains("echoed n49"), "{log}");
 }
@@ -38,25 +49,39 @@ async fn a_python_bot_answers_in_lockstep_and_logs_stderr() {
 #[tokio::test(flavor = "multi_thread")]
 async fn several_messages_in_one_write_are_delivered_one_by_one() {
     let home = tempfile::tempdir().unwrap();
-    let mut p = start(&["node", bot("burst.js").to_str().unwrap()], home.path(), BotLog::discard());
+    let mut p = start(
+        &["node", bot("burst.js").to_str().unwrap()],
+        home.path(),
+        BotLog::discard(),
+    );
     assert_eq!(p.ask("go\n", T).await, LineReply::Message(b"a".to_vec()));
     let deadline = Instant::now() + T;
     assert!(matches!(p.next_before(deadline).await, Some(Incoming::Message(m, _)) if m == b"b"));
     assert!(matches!(p.next_before(deadline).await, Some(Incoming::Message(m, _)) if m == b"c"));
     // Then silence: the deadline passes.
-    assert_eq!(p.ask("again\n", Duration::from_millis(200)).await, LineReply::TimedOut);
+    assert_eq!(
+        p.ask("again\n", Duration::from_millis(200)).await,
+        LineReply::TimedOut
+    );
     p.kill().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bot_that_dies_is_closed_for_good() {
     let home = tempfile::tempdir().unwrap();
-    let mut p = start(&["sh", bot("die_after_two.sh").to_str().unwrap()], home.path(), BotLog::discard());
+    let mut p = start(
+        &["sh", bot("die_after_two.sh").to_str().unwrap()],
+        home.path(),
+        BotLog::discard(),
+    );
     assert_eq!(p.ask("x\n", T).await, LineReply::Message(b"one x".to_vec()));
     assert_eq!(p.ask("y\n", T).await, LineReply::Message(b"two y".to_vec()));
     let start = Instant::now();
     assert_eq!(p.ask("z\n", T).await, LineReply::Closed);
-    assert!(start.elapsed() < Duration::from_secs(3), "closed is seen without waiting for the deadline");
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "closed is seen without waiting for the deadline"
+    );
     assert_eq!(p.ask("again\n", T).await, LineReply::Closed);
     // Writing to a dead bot is harmless.
     p.send("more\n");
@@ -67,20 +92,31 @@ async fn a_bot_that_dies_is_closed_for_good() {
 async fn an_overlong_line_is_too_long_and_the_stream_resyncs() {
     let home = tempfile::tempdir().unwrap();
     let mut p = start(
-        &["sh", "-c", "read x; head -c 10000 /dev/zero | tr '\\0' 'a'; echo; echo fine; sleep 5"],
+        &[
+            "sh",
+            "-c",
+            "read x; head -c 10000 /dev/zero | tr '\\0' 'a'; echo; echo fine; sleep 5",
+        ],
         home.path(),
         BotLog::discard(),
     );
     assert_eq!(p.ask("go\n", T).await, LineReply::TooLong);
     let next = p.next_before(Instant::now() + T).await;
-    assert!(matches!(next, Some(Incoming::Message(ref m, _)) if m == b"fine"), "{next:?}");
+    assert!(
+        matches!(next, Some(Incoming::Message(ref m, _)) if m == b"fine"),
+        "{next:?}"
+    );
     p.kill().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_flooding_bot_is_held_back_not_buffered_without_end() {
     let home = tempfile::tempdir().unwrap();
-    let mut p = start(&["sh", "-c", "exec yes '0 1'"], home.path(), BotLog::discard());
+    let mut p = start(
+        &["sh", "-c", "exec yes '0 1'"],
+        home.path(),
+        BotLog::discard(),
+    );
     // It answers at once and forever; the referee reads what it wants and
     // then kills it, promptly, whatever is still queued.
     for _ in 0..100 {
@@ -94,14 +130,30 @@ async fn a_flooding_bot_is_held_back_not_buffered_without_end() {
 #[tokio::test(flavor = "multi_thread")]
 async fn shutdown_kills_a_bot_that_ignores_eof_and_its_children() {
     let home = tempfile::tempdir().unwrap();
-    let mut p = start(&["sh", bot("stubborn.sh").to_str().unwrap()], home.path(), BotLog::discard());
-    assert!(matches!(p.next_before(Instant::now() + T).await, Some(Incoming::Message(m, _)) if m == b"ready"));
-    let child: i32 = std::fs::read_to_string(home.path().join("child.pid")).unwrap().trim().parse().unwrap();
+    let mut p = start(
+        &["sh", bot("stubborn.sh").to_str().unwrap()],
+        home.path(),
+        BotLog::discard(),
+    );
+    assert!(
+        matches!(p.next_before(Instant::now() + T).await, Some(Incoming::Message(m, _)) if m == b"ready")
+    );
+    let child: i32 = std::fs::read_to_string(home.path().join("child.pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     let start = Instant::now();
     let reaped = p.shutdown(Duration::from_millis(300)).await.unwrap();
     let took = start.elapsed();
-    assert!(took >= Duration::from_millis(300) && took < Duration::from_secs(3), "{took:?}");
-    assert_eq!(reaped.exit, referee_sandbox::sys::ExitKind::Signal(libc::SIGKILL));
+    assert!(
+        took >= Duration::from_millis(300) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+    assert_eq!(
+        reaped.exit,
+        referee_sandbox::sys::ExitKind::Signal(libc::SIGKILL)
+    );
     let until = Instant::now() + Duration::from_secs(2);
     while alive(child) && Instant::now() < until {
         tokio::time::sleep(Duration::from_millis(10)).await;

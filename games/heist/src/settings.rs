@@ -1,0 +1,183 @@
+//! The challenge's settings (§1): header keys of instructions.txt, which
+//! command-line flags then override.
+
+/// Largest rabble pool accepted: far above the post's 500, low enough that a
+/// typo cannot exhaust memory.
+pub const MAX_RABBLE: usize = 1_000_000;
+
+/// The heist settings. `None` means "draw it" (games) or "pick one and record
+/// it" (seed), as §1 says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// Games per tournament; `None`: uniform from 1000..=1100 per tournament.
+    pub games: Option<u32>,
+    /// Independent tournaments; a bot's score is the sum over them.
+    pub tournaments: u32,
+    /// Wall-clock limit of each bot call, in milliseconds.
+    pub timeout_ms: u64,
+    /// Size of the rabble pool.
+    pub rabble: usize,
+    /// Master seed; `None`: the runner picks one and records it.
+    pub seed: Option<u64>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            games: None,
+            tournaments: 1,
+            timeout_ms: 5000,
+            rabble: 500,
+            seed: None,
+        }
+    }
+}
+
+/// The keys [`Settings::set`] accepts.
+pub const KEYS: [&str; 5] = ["games", "tournaments", "timeout-ms", "rabble", "seed"];
+
+impl Settings {
+    /// Settings from header `key: value` pairs over the defaults. An unknown
+    /// key, a repeated key or a bad value is an error that names the key.
+    /// `challenge` is accepted when it names this challenge.
+    pub fn from_pairs<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Settings, String> {
+        let mut settings = Settings::default();
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, value) in pairs {
+            let key = key.trim();
+            if seen.contains(&key) {
+                return Err(format!("setting `{key}` is given twice"));
+            }
+            seen.push(key);
+            if key == "challenge" {
+                if value.trim() != "heist" {
+                    return Err(format!(
+                        "setting `challenge` is `{}`, not `heist`",
+                        value.trim()
+                    ));
+                }
+                continue;
+            }
+            settings.set(key, value)?;
+        }
+        Ok(settings)
+    }
+
+    /// Sets one key (a header line or a command-line flag, which overrides it).
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let value = value.trim();
+        match key.trim() {
+            "games" => self.games = Some(positive(key, value)?),
+            "tournaments" => self.tournaments = positive(key, value)?,
+            "timeout-ms" => self.timeout_ms = positive(key, value)?,
+            "rabble" => {
+                let rabble: usize = number(key, value)?;
+                if rabble > MAX_RABBLE {
+                    return Err(format!(
+                        "setting `{key}` must be at most {MAX_RABBLE}, got `{value}`"
+                    ));
+                }
+                self.rabble = rabble;
+            }
+            "seed" => self.seed = Some(number(key, value)?),
+            other => {
+                return Err(format!(
+                    "unknown setting `{other}` for heist (known: {})",
+                    KEYS.join(", ")
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("setting `{key}` needs a whole number, got `{value}`"))
+}
+
+fn positive<T: std::str::FromStr + PartialEq + Default>(
+    key: &str,
+    value: &str,
+) -> Result<T, String> {
+    let n: T = number(key, value)?;
+    if n == T::default() {
+        return Err(format!("setting `{key}` must be at least 1"));
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults() {
+        let s = Settings::default();
+        assert_eq!(s.games, None);
+        assert_eq!(s.tournaments, 1);
+        assert_eq!(s.timeout_ms, 5000);
+        assert_eq!(s.rabble, 500);
+        assert_eq!(s.seed, None);
+    }
+
+    #[test]
+    fn header_pairs_override_defaults() {
+        let s = Settings::from_pairs([
+            ("games", "12"),
+            ("tournaments", "3"),
+            ("timeout-ms", "250"),
+            ("rabble", "0"),
+            ("seed", "42"),
+            ("challenge", "heist"),
+        ])
+        .unwrap();
+        assert_eq!(
+            s,
+            Settings {
+                games: Some(12),
+                tournaments: 3,
+                timeout_ms: 250,
+                rabble: 0,
+                seed: Some(42),
+            }
+        );
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let err = Settings::from_pairs([("jobs", "4")]).unwrap_err();
+        assert!(err.contains("`jobs`"), "{err}");
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        for (key, value) in [
+            ("games", "0"),
+            ("games", "many"),
+            ("tournaments", "-1"),
+            ("timeout-ms", "1.5"),
+            ("rabble", "1000001"),
+            ("seed", "x"),
+        ] {
+            let err = Settings::from_pairs([(key, value)]).unwrap_err();
+            assert!(err.contains(&format!("`{key}`")), "{key}: {err}");
+        }
+    }
+
+    #[test]
+    fn repeated_key_and_other_challenge_are_errors() {
+        assert!(Settings::from_pairs([("games", "1"), ("games", "2")]).is_err());
+        assert!(Settings::from_pairs([("challenge", "forty")]).is_err());
+    }
+
+    #[test]
+    fn flags_override_header() {
+        let mut s = Settings::from_pairs([("games", "5")]).unwrap();
+        s.set("games", "7").unwrap();
+        assert_eq!(s.games, Some(7));
+    }
+}
