@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Runs one bot class of the forty challenge as a bot process.
+
+Usage: python3 forty_host.py BOTFILE [CLASS]
+
+BOTFILE holds a bot written for the original challenge, verbatim: one or
+more classes derived from ``Bot`` plus whatever module-level lines the
+answer had. This host provides what the original bot file offered at its
+top (``sys``, ``inspect``, ``random``, ``math``, ``np`` when numpy is
+installed, the ``Bot`` base class and ``get_all_bots()``), keeps one
+instance per game, and speaks the referee's line protocol on its own
+copies of stdin and stdout. Anything the bot prints goes to stderr, which
+the referee keeps in the bot's log.
+
+Standard library only; Python 3.8 or later.
+"""
+
+import math
+import os
+import sys
+import traceback
+import types
+
+PROTOCOL_VERSION = b"1"
+MODULE_NAME = "forty_game_bots"
+READ_CHUNK = 1 << 16
+TRACEBACKS_SHOWN = 10
+COUNT_EVERY = 1000
+
+# The base class and helper of the original bot file, executed inside the
+# bot's own module so that they belong to it as they did there.
+PRELUDE = '''
+def get_all_bots():
+    """Every class derived directly from Bot."""
+    return Bot.__subclasses__()
+
+
+class Bot:
+    """The base class of every bot, with the original API."""
+
+    def __init__(self, index, end_score):
+        self.index = index
+        self.end_score = end_score
+
+    def update_state(self, current_throws):
+        self.current_throws = current_throws
+
+    def make_throw(self, scores, last_round):
+        yield False
+'''
+
+
+class StartupError(Exception):
+    """Start-up failed in a way that deserves one line, not a traceback."""
+
+
+class Channel:
+    """The protocol's private stdin and stdout, and the bot-facing log."""
+
+    def __init__(self):
+        # Keep the protocol to ourselves: the bot's prints, and anything it
+        # writes to descriptor 1, must land in the log, never on the wire.
+        self.inp = os.dup(0)
+        self.out = os.dup(1)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        os.dup2(2, 1)
+        sys.stdout = sys.stderr
+        self.log = sys.stderr
+        self.pending = b""
+
+    def read_chunk(self):
+        """More bytes from the referee; b"" at end of input."""
+        return os.read(self.inp, READ_CHUNK)
+
+    def read_line(self):
+        """One line (without LF), or None at end of input."""
+        while b"\n" not in self.pending:
+            chunk = self.read_chunk()
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line
+
+    def write(self, data):
+        """Writes everything; False once the referee stopped reading."""
+        view = memoryview(data)
+        try:
+            while view:
+                written = os.write(self.out, view)
+                view = view[written:]
+        except OSError:
+            return False
+        return True
+
+
+class FailureLog:
+    """Reports bot failures to the log without flooding it."""
+
+    def __init__(self, log):
+        self.log = log
+        self.count = 0
+
+    def failed(self, context):
+        self.count += 1
+        if self.count <= TRACEBACKS_SHOWN:
+            self.write("forty_host: %s raised:\n%s" % (context, traceback.format_exc()))
+        elif self.count % COUNT_EVERY == 0:
+            self.write(
+                "forty_host: %d failures so far (tracebacks after the first %d are not shown)\n"
+                % (self.count, TRACEBACKS_SHOWN)
+            )
+
+    def write(self, text):
+        # A bot may have closed or broken stderr; the log is not worth dying for.
+        try:
+            self.log.write(text)
+            self.log.flush()
+        except Exception:
+            pass
+
+
+def parse_handshake(line):
+    """The seed of a `forty 1 SEED` line."""
+    fields = line.rstrip(b"\r").split(b" ")
+    if len(fields) != 3 or fields[0] != b"forty" or not fields[2].isdigit():
+        raise StartupError("expected `forty 1 SEED`, got %r" % line)
+    if fields[1] != PROTOCOL_VERSION:
+        raise StartupError("protocol version %r is not supported" % fields[1])
+    return int(fields[2])
+
+
+def seed_generators(seed, log):
+    """Seeds `random`, and numpy's global generator when numpy is present.
+    Returns the numpy module, or None."""
+    import random
+
+    random.seed(seed)
+    try:
+        import numpy
+    except ImportError:
+        return None
+    except Exception:  # a broken numpy install: run without it
+        log.write("forty_host: numpy could not be imported:\n")
+        traceback.print_exc(file=log)
+        return None
+    numpy.random.seed(seed % (1 << 32))
+    return numpy
+
+
+def load_module(path, numpy):
+    """Executes BOTFILE in a fresh module that offers what the original bot
+    file had at its top."""
+    import inspect
+    import random
+
+    module = types.ModuleType(MODULE_NAME)
+    module.__file__ = os.path.abspath(path)
+    sys.modules[MODULE_NAME] = module
+    namespace = module.__dict__
+    namespace.update(sys=sys, inspect=inspect, random=random, math=math)
+    if numpy is not None:
+        namespace["np"] = numpy
+    exec(compile(PRELUDE, "<forty_host: Bot>", "exec"), namespace)
+    with open(path, "rb") as source:
+        code = compile(source.read(), path, "exec")
+    exec(code, namespace)
+    return module
+
+
+def choose_class(module, wanted):
+    """The class named `wanted`, otherwise the only Bot subclass the file
+    defines (directly or indirectly)."""
+    if wanted is not None:
+        found = module.__dict__.get(wanted)
+        if not isinstance(found, type):
+            raise StartupError("%s defines no class named %s" % (module.__file__, wanted))
+        return found
+    base = module.__dict__["Bot"]
+    defined, seen, queue = [], set(), list(base.__subclasses__())
+    while queue:
+        cls = queue.pop(0)
+        if cls in seen:
+            continue
+        seen.add(cls)
+        queue.extend(cls.__subclasses__())
+        if cls.__module__ == MODULE_NAME:
+            defined.append(cls)
+    if len(defined) != 1:
+        names = ", ".join(sorted(c.__name__ for c in defined)) or "none"
+        raise StartupError(
+            "%s must define exactly one Bot subclass, or name one as CLASS (found: %s)"
+            % (module.__file__, names)
+        )
+    return defined[0]
+
+
+# Marks a game whose constructor raised: all its asks fail.
+BROKEN = object()
+
+THROW, STOP, FAILED = b" 1", b" 0", b" e"
+
+# Decimal fields of asks are small numbers; a lookup is several times faster
+# than int() on bytes, and decisions must cost microseconds.
+SMALL_NUMBERS = {str(n).encode(): n for n in range(4096)}
+
+
+def numbers(field, lookup=SMALL_NUMBERS.__getitem__):
+    """The comma-separated decimals of an ask field, as a fresh list."""
+    try:
+        return list(map(lookup, field.split(b",")))
+    except KeyError:
+        return [int(x) for x in field.split(b",")]
+
+
+class Games:
+    """One instance and one live generator per game, answering protocol
+    lines. (Not named after the original controller's fields, so that
+    stack-walking bots find nothing of ours.)"""
+
+    def __init__(self, cls, failures):
+        self.cls = cls
+        self.failures = failures
+        # game id (bytes) -> [instance, live generator or None]
+        self.table = {}
+
+    def new(self, fields):
+        gid = fields[1]
+        try:
+            instance = self.cls(int(fields[2]), int(fields[3]))
+        except BaseException:
+            self.failures.failed("the constructor (game %s)" % gid.decode("ascii", "replace"))
+            instance = BROKEN
+        self.table[gid] = [instance, None]
+
+    def answer(self, lines):
+        """The replies to a batch of lines (without CRs), in order."""
+        replies = []
+        reply = replies.append
+        table = self.table
+        small = SMALL_NUMBERS
+        for line in lines:
+            fields = line.split(b" ")
+            if fields[0] != b"ask" or len(fields) != 5:
+                self.other(line, fields, reply)
+                continue
+            gid = fields[1]
+            entry = table.get(gid)
+            if entry is None or entry[0] is BROKEN:
+                reply(gid + FAILED)
+                continue
+            throws = fields[3]
+            try:
+                if b"," not in throws:
+                    # A turn's first decision: a fresh generator.
+                    entry[1] = None
+                    instance = entry[0]
+                    instance.update_state([small.get(throws) or int(throws)])
+                    entry[1] = iter(instance.make_throw(numbers(fields[4]), fields[2] == b"1"))
+                elif entry[1] is None:
+                    reply(gid + FAILED)
+                    continue
+                else:
+                    entry[0].update_state(numbers(throws))
+                try:
+                    value = next(entry[1])
+                except StopIteration:
+                    entry[1] = None
+                    reply(gid + STOP)
+                    continue
+                reply(gid + (THROW if value else STOP))
+            except BaseException:
+                entry[1] = None
+                self.failures.failed("the decision (game %s)" % gid.decode("ascii", "replace"))
+                reply(gid + FAILED)
+        return replies
+
+    def other(self, line, fields, reply):
+        """Lines other than a well-formed ask."""
+        command = fields[0]
+        if command == b"ask":
+            # A broken ask still gets its one reply, to keep the pairing.
+            if len(fields) >= 2:
+                reply(fields[1] + FAILED)
+        elif command == b"new" and len(fields) == 4:
+            self.new(fields)
+        elif command == b"end" and len(fields) == 2:
+            self.table.pop(fields[1], None)
+        elif line:
+            self.failures.write("forty_host: ignoring unknown line %r\n" % line[:200])
+
+
+def serve(channel, games):
+    """Answers every complete line read, one write per batch, until end of
+    input or until the referee stops reading."""
+    buffered = channel.pending
+    channel.pending = b""
+    while True:
+        if b"\n" in buffered:
+            if b"\r" in buffered:
+                buffered = buffered.replace(b"\r\n", b"\n")
+            lines = buffered.split(b"\n")
+            buffered = lines.pop()
+            replies = games.answer(lines)
+            if replies:
+                replies.append(b"")
+                if not channel.write(b"\n".join(replies)):
+                    return
+        chunk = channel.read_chunk()
+        if not chunk:
+            if buffered:
+                replies = games.answer([buffered.rstrip(b"\r")])
+                if replies:
+                    replies.append(b"")
+                    channel.write(b"\n".join(replies))
+            return
+        buffered += chunk
+
+
+def finish(status):
+    """Exits at once: the bot's atexit handlers and threads must not keep
+    the process alive after the referee is done with it."""
+    try:
+        sys.stderr.flush()
+    except Exception:
+        pass
+    os._exit(status)
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        sys.stderr.write("usage: forty_host.py BOTFILE [CLASS]\n")
+        return 2
+    channel = Channel()
+    try:
+        line = channel.read_line()
+        if line is None:
+            raise StartupError("input ended before the handshake")
+        seed = parse_handshake(line)
+        numpy = seed_generators(seed, channel.log)
+        module = load_module(argv[1], numpy)
+        cls = choose_class(module, argv[2] if len(argv) == 3 else None)
+    except StartupError as error:
+        channel.log.write("forty_host: %s\n" % error)
+        return 1
+    except BaseException:
+        channel.log.write("forty_host: loading %s failed:\n" % argv[1])
+        traceback.print_exc(file=channel.log)
+        return 1
+    if not channel.write(b"ok " + cls.__name__.encode("ascii", "replace") + b"\n"):
+        return 0
+    serve(channel, Games(cls, FailureLog(channel.log)))
+    return 0
+
+
+if __name__ == "__main__":
+    finish(main(sys.argv))
