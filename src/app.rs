@@ -10,7 +10,7 @@ use crate::progress::Progress;
 use crate::results::Store;
 use crate::standings::Format;
 use crate::tournament::{self, TournamentSpec};
-use referee_sandbox::Confinement;
+use referee_sandbox::{Confinement, Policy, Setup, Support};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -98,8 +98,22 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
         .clone()
         .unwrap_or_else(|| spec.dir.join("results.db"));
     let progress = Arc::new(Progress::new(quiet));
+    let support = Support::probe();
+    let missing = support.missing();
+    if args.require_sandbox && !missing.is_empty() {
+        return Err(Error::machine(format!(
+            "--require-sandbox: {}",
+            missing.join("; ")
+        )));
+    }
+    for line in &missing {
+        // Shown even with --quiet: the organiser must know bots are not confined.
+        eprintln!("referee: {line}");
+    }
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
+    // Bots may touch neither the tournament folder (but their own) nor the results.
+    let denied = vec![spec.dir.clone(), db.clone()];
 
     let mut store = Store::open(&db)?;
 
@@ -111,7 +125,8 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
             Some(build) => {
                 progress.say(&format!("building {}: {}", bot.name, build.command));
                 let log = BotLog::new(log_path(&spec.dir, &bot.name));
-                match run_build(&bot.name, &bot.folder, build, &log, &cancel).await {
+                let confinement = confine(&support, "build", &bot.folder, &denied)?;
+                match run_build(&bot.name, &bot.folder, build, confinement, &log, &cancel).await {
                     Ok(()) => true,
                     Err(reason) => {
                         eprintln!("referee: {reason}");
@@ -136,7 +151,18 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
 
     let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
     let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
-    let programs: Vec<BotProgram> = spec.bots.iter().map(|b| program_for(&spec, b)).collect();
+    let policy = spec.challenge.clone();
+    let programs = spec
+        .bots
+        .iter()
+        .map(|b| {
+            Ok(program_for(
+                &spec,
+                b,
+                confine(&support, &policy, &b.folder, &denied)?,
+            ))
+        })
+        .collect::<Result<Vec<BotProgram>>>()?;
     let logs: Vec<BotLog> = spec
         .bots
         .iter()
@@ -172,14 +198,40 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
 }
 
 /// A bot's process settings from its spec.
-fn program_for(spec: &TournamentSpec, bot: &tournament::BotSpec) -> BotProgram {
+fn program_for(
+    spec: &TournamentSpec,
+    bot: &tournament::BotSpec,
+    confinement: Confinement,
+) -> BotProgram {
     BotProgram {
         name: bot.name.clone(),
         argv: bot.argv.clone(),
         cwd: spec.dir.clone(),
         folder: bot.folder.clone(),
-        confinement: Confinement::minimal(),
+        confinement,
     }
+}
+
+/// The confinement of one bot under the named policy (a challenge id, or `build`).
+fn confine(
+    support: &Support,
+    policy: &str,
+    folder: &Path,
+    denied: &[PathBuf],
+) -> Result<Confinement> {
+    let policy = Policy::named(policy).map_err(Error::machine)?;
+    let setup = Setup {
+        policy: &policy,
+        own_folder: folder,
+        denied,
+        readable: &[],
+    };
+    Confinement::prepare(&setup, support).map_err(|e| {
+        Error::machine(format!(
+            "{}: cannot prepare the sandbox: {e}",
+            folder.display()
+        ))
+    })
 }
 
 pub fn print_stdout(text: &str) -> Result<()> {

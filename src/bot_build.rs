@@ -19,6 +19,7 @@ pub async fn run_build(
     name: &str,
     folder: &Path,
     build: &Build,
+    confinement: Confinement,
     log: &BotLog,
     cancel: &CancellationToken,
 ) -> Result<(), String> {
@@ -29,7 +30,7 @@ pub async fn run_build(
         argv: vec!["sh".into(), "-c".into(), build.command.clone()],
         cwd: folder.to_path_buf(),
         folder: folder.to_path_buf(),
-        confinement: Confinement::minimal(),
+        confinement,
     };
     let limits = Limits {
         deadline: Duration::from_secs(build.timeout_s),

@@ -56,6 +56,9 @@ pub struct RunArgs {
     /// Games (and bot processes) at once; at most the number of cores.
     #[arg(long, short)]
     pub jobs: Option<usize>,
+    /// Refuse to run unless every sandbox protection can be applied.
+    #[arg(long)]
+    pub require_sandbox: bool,
     /// A challenge setting, overriding its header key (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::config::parse_set)]
     pub settings: Vec<(String, String)>,

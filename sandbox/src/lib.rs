@@ -3,28 +3,94 @@
 //! raw process syscalls (pidfd, wait4 with resource usage) that std and nix
 //! do not wrap. The rest of the referee is `#![forbid(unsafe_code)]`.
 //!
-//! Confinement itself (folders, network, memory) is prepared once per bot by
-//! [`Confinement`] and applied in the child just before `exec`.
+//! A [`Confinement`] is prepared once per bot in the parent (Landlock rules
+//! opened, the seccomp filter compiled: everything that allocates or opens
+//! files) and applied in the child between fork and exec, where only
+//! async-signal-safe calls are made:
+//!
+//! 1. die with the referee (`PR_SET_PDEATHSIG`),
+//! 2. resource limits: committed memory (`RLIMIT_DATA`, which counts what a
+//!    process really allocates, not the address space the JVM and V8
+//!    reserve), no core files,
+//! 3. `no_new_privs`, then the Landlock ruleset (files),
+//! 4. the seccomp filter (no internet sockets).
 
+pub mod fs_rules;
+pub mod policy;
+pub mod probe;
+pub mod seccomp;
 pub mod sys;
 
-use std::os::unix::process::CommandExt;
-use std::process::Command;
+pub use policy::{FolderAccess, Policy};
+pub use probe::Support;
 
-/// What is applied to every bot process between fork and exec.
-///
-/// Prepared once per bot (anything that allocates or opens files happens
-/// here, in the parent), then installed on each `Command` with [`Confinement::install`].
+use landlock::{
+    Access, AccessFs, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetError,
+    ABI,
+};
+use seccompiler::BpfProgram;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+/// What one bot's processes may touch.
+#[derive(Debug, Clone)]
+pub struct Setup<'a> {
+    pub policy: &'a Policy,
+    /// The bot's own folder (granted per the policy; skipped if missing).
+    pub own_folder: &'a Path,
+    /// Trees the bot must not touch at all: the tournament folder, the
+    /// results database. Everything else stays readable and executable.
+    pub denied: &'a [PathBuf],
+    /// Extra read-only grants, even inside a denied tree.
+    pub readable: &'a [PathBuf],
+}
+
+/// What is applied to every process of one bot between fork and exec.
+/// Cheap to clone (the prepared rules are shared).
 #[derive(Debug, Clone, Default)]
 pub struct Confinement {
-    _private: (),
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    landlock: Option<OwnedFd>,
+    seccomp: Option<BpfProgram>,
+    /// RLIMIT_DATA in bytes.
+    memory: Option<u64>,
 }
 
 impl Confinement {
-    /// The confinement applied when no sandbox policy is in force: only
-    /// "die with the referee".
+    /// No confinement but "die with the referee" (for `referee play` and tests).
     pub fn minimal() -> Confinement {
-        Confinement { _private: () }
+        Confinement::default()
+    }
+
+    /// Prepares the confinement of one bot with what this machine supports.
+    pub fn prepare(setup: &Setup<'_>, support: &Support) -> Result<Confinement, String> {
+        let landlock = match support.landlock_abi {
+            Some(_) => Some(landlock_ruleset(setup).map_err(|e| format!("landlock: {e}"))?),
+            None => None,
+        };
+        let seccomp = match (setup.policy.network, support.seccomp) {
+            (false, true) => Some(seccomp::no_network()?),
+            _ => None,
+        };
+        Ok(Confinement {
+            inner: Arc::new(Inner {
+                landlock,
+                seccomp,
+                memory: Some(setup.policy.memory_mb.saturating_mul(1 << 20)),
+            }),
+        })
+    }
+
+    /// Whether files and network are confined (false for [`Confinement::minimal`]).
+    pub fn is_confined(&self) -> bool {
+        self.inner.landlock.is_some() || self.inner.seccomp.is_some()
     }
 
     /// Installs the pre-exec hook on `cmd`. The command must also be given
@@ -32,8 +98,11 @@ impl Confinement {
     /// without a hook.
     pub fn install(&self, cmd: &mut Command) {
         let parent = std::process::id() as libc::pid_t;
-        // SAFETY: the closure runs in the forked child before exec and only
-        // calls async-signal-safe functions (prctl, getppid), allocating nothing.
+        let inner = Arc::clone(&self.inner);
+        // SAFETY: the closure runs in the forked child before exec. It only
+        // makes async-signal-safe system calls (prctl, getppid, setrlimit,
+        // landlock_restrict_self, seccomp) and allocates nothing: every
+        // buffer it reads was prepared in the parent.
         unsafe {
             cmd.pre_exec(move || {
                 // A referee killed with SIGKILL cannot clean up: have the
@@ -54,8 +123,73 @@ impl Confinement {
                 if libc::getppid() != parent {
                     libc::_exit(137);
                 }
+                let no_core = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+                if let Some(bytes) = inner.memory {
+                    let lim = libc::rlimit {
+                        rlim_cur: bytes,
+                        rlim_max: bytes,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_DATA, &lim) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                if (inner.landlock.is_some() || inner.seccomp.is_some())
+                    && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if let Some(fd) = &inner.landlock {
+                    if libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0u32) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                if let Some(bpf) = &inner.seccomp {
+                    seccompiler::apply_filter(bpf).map_err(|_| std::io::Error::last_os_error())?;
+                }
                 Ok(())
             });
         }
     }
+}
+
+/// The highest Landlock ABI this crate knows; older kernels get the subset
+/// they support (best effort), newer ones this level.
+const ABI_LEVEL: ABI = ABI::V5;
+
+fn landlock_ruleset(setup: &Setup<'_>) -> Result<OwnedFd, RulesetError> {
+    let all = AccessFs::from_all(ABI_LEVEL);
+    let read = AccessFs::from_read(ABI_LEVEL);
+    let mut ruleset = Ruleset::default().handle_access(all)?.create()?;
+    let grant = |ruleset: landlock::RulesetCreated, path: &Path, access| {
+        // A path that vanished or cannot be opened is simply not granted.
+        match PathFd::new(path) {
+            Ok(fd) => ruleset.add_rule(PathBeneath::new(fd, access)),
+            Err(_) => Ok(ruleset),
+        }
+    };
+    for path in fs_rules::complement(setup.denied, &fs_rules::list_dir) {
+        ruleset = grant(ruleset, &path, read)?;
+    }
+    for path in setup.readable {
+        ruleset = grant(ruleset, path, read)?;
+    }
+    // Interpreters write to /dev/null (and read /dev/zero); nothing else of /dev is writable.
+    for dev in ["/dev/null", "/dev/zero", "/dev/full"] {
+        ruleset = grant(ruleset, Path::new(dev), AccessFs::from_file(ABI_LEVEL))?;
+    }
+    let own = match setup.policy.own_folder {
+        FolderAccess::ReadWrite => all,
+        FolderAccess::ReadOnly => read,
+    };
+    if setup.own_folder.exists() {
+        ruleset = grant(ruleset, setup.own_folder, own)?;
+    }
+    let fd: Option<OwnedFd> = ruleset.into();
+    fd.ok_or(RulesetError::CreateRuleset(
+        landlock::CreateRulesetError::MissingHandledAccess,
+    ))
 }

@@ -1,0 +1,62 @@
+//! The policy applied to a challenge's bots, kept in readable TOML files
+//! under `sandbox/policy/` and compiled into the referee.
+
+use serde::Deserialize;
+
+/// What a bot may do to its own folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FolderAccess {
+    ReadWrite,
+    ReadOnly,
+}
+
+/// A challenge's sandbox policy.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Policy {
+    pub own_folder: FolderAccess,
+    /// Whether bots may open internet sockets (no challenge allows it).
+    pub network: bool,
+    /// Memory a bot process may commit, in MiB.
+    pub memory_mb: u64,
+}
+
+const POLICIES: &[(&str, &str)] = &[
+    ("meta-ttt", include_str!("../policy/meta-ttt.toml")),
+    ("heist", include_str!("../policy/heist.toml")),
+    ("forty", include_str!("../policy/forty.toml")),
+    ("gun-duel", include_str!("../policy/gun-duel.toml")),
+    ("build", include_str!("../policy/build.toml")),
+];
+
+impl Policy {
+    /// The policy named `name` (a challenge id, or `build`).
+    pub fn named(name: &str) -> Result<Policy, String> {
+        let (_, text) = POLICIES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| format!("no sandbox policy for `{name}`"))?;
+        toml::from_str(text).map_err(|e| format!("sandbox/policy/{name}.toml: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_policy_parses_and_denies_the_network() {
+        for (name, _) in POLICIES {
+            let p = Policy::named(name).unwrap();
+            assert!(!p.network, "{name}");
+            assert!(p.memory_mb >= 500, "{name}");
+        }
+        assert_eq!(
+            Policy::named("heist").unwrap().own_folder,
+            FolderAccess::ReadOnly
+        );
+        assert_eq!(Policy::named("forty").unwrap().memory_mb, 500);
+        assert!(Policy::named("chess").is_err());
+    }
+}
