@@ -26,6 +26,9 @@ pub fn main(cli: Cli) -> Result<i32> {
         .build()
         .map_err(|e| Error::machine(format!("cannot start the async runtime: {e}")))?;
     let quiet = cli.quiet;
+    if let Err(e) = crate::bot::reaper::enable() {
+        tracing::warn!("cannot become the subreaper of bot processes: {e}");
+    }
     runtime.block_on(async move {
         match cli.command {
             None => run_tournament(cli.run, quiet).await,
@@ -151,6 +154,16 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
 
     let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
     let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
+    // Each bot's folder exists before its confinement is prepared, so the
+    // sandbox can grant it.
+    for bot in &spec.bots {
+        std::fs::create_dir_all(&bot.folder).map_err(|e| {
+            Error::machine(format!(
+                "{}: cannot create the bot folder: {e}",
+                bot.folder.display()
+            ))
+        })?;
+    }
     let policy = spec.challenge.clone();
     let programs = spec
         .bots

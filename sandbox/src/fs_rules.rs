@@ -13,9 +13,16 @@ use std::path::{Component, Path, PathBuf};
 /// except `denied` (absolute, normalised paths) is readable. `list` returns
 /// a directory's entry names (an error or a file gives none).
 pub fn complement(denied: &[PathBuf], list: &dyn Fn(&Path) -> Vec<PathBuf>) -> Vec<PathBuf> {
+    // A denied path inside another denied tree adds nothing (and must not
+    // make its ancestors walkable, which would grant their other entries).
+    let denied: Vec<PathBuf> = denied
+        .iter()
+        .filter(|d| !denied.iter().any(|o| o != *d && d.starts_with(o)))
+        .cloned()
+        .collect();
     // Every strict ancestor of a denied path must be walked into, not granted.
     let mut walk: BTreeSet<PathBuf> = BTreeSet::new();
-    for d in denied {
+    for d in &denied {
         let mut p = PathBuf::new();
         for c in d.components() {
             match c {
@@ -90,6 +97,22 @@ mod tests {
         .map(PathBuf::from)
         .collect();
         assert_eq!(g, expect);
+    }
+
+    #[test]
+    fn a_denied_path_inside_a_denied_tree_changes_nothing() {
+        let t = tree();
+        let list = |d: &Path| t.get(d).cloned().unwrap_or_default();
+        let outer = complement(&[PathBuf::from("/home/ann/t")], &list);
+        let both = complement(
+            &[
+                PathBuf::from("/home/ann/t"),
+                PathBuf::from("/home/ann/t/results.db"),
+            ],
+            &list,
+        );
+        assert_eq!(outer, both);
+        assert!(!both.contains(&PathBuf::from("/home/ann/t/bot1")));
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! 3. `no_new_privs`, then the Landlock ruleset (files),
 //! 4. the seccomp filter (no internet sockets).
 
+pub mod cgroup;
 pub mod fs_rules;
 pub mod policy;
 pub mod probe;
@@ -61,6 +62,10 @@ struct Inner {
     seccomp: Option<BpfProgram>,
     /// RLIMIT_DATA in bytes.
     memory: Option<u64>,
+    /// The bot's pids cgroup, which every process joins before exec.
+    pids: Option<cgroup::PidsGroup>,
+    /// RLIMIT_NPROC, where no cgroup is available (it binds non-root users only).
+    nproc: Option<u64>,
 }
 
 impl Confinement {
@@ -79,11 +84,32 @@ impl Confinement {
             (false, true) => Some(seccomp::no_network()?),
             _ => None,
         };
+        let pids = match &support.pids_cgroup {
+            Some(root) => {
+                let name = setup
+                    .own_folder
+                    .file_name()
+                    .map_or_else(|| "bot".into(), |n| n.to_string_lossy());
+                Some(
+                    cgroup::PidsGroup::create(root, &name, setup.policy.processes)
+                        .map_err(|e| format!("pids cgroup: {e}"))?,
+                )
+            }
+            None => None,
+        };
+        // RLIMIT_NPROC counts all of the user's processes, so the bot's
+        // allowance comes on top of what the user already runs.
+        let nproc = match (&pids, support.root) {
+            (None, false) => Some(user_processes().saturating_add(setup.policy.processes)),
+            _ => None,
+        };
         Ok(Confinement {
             inner: Arc::new(Inner {
                 landlock,
                 seccomp,
                 memory: Some(setup.policy.memory_mb.saturating_mul(1 << 20)),
+                pids,
+                nproc,
             }),
         })
     }
@@ -122,6 +148,21 @@ impl Confinement {
                 // The referee may have died before prctl took effect.
                 if libc::getppid() != parent {
                     libc::_exit(137);
+                }
+                if let Some(group) = &inner.pids {
+                    // "0" moves the writing process into the group.
+                    let fd = libc::open(group.procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                    if fd < 0 || libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    libc::close(fd);
+                }
+                if let Some(n) = inner.nproc {
+                    let lim = libc::rlimit {
+                        rlim_cur: n,
+                        rlim_max: n,
+                    };
+                    libc::setrlimit(libc::RLIMIT_NPROC, &lim);
                 }
                 let no_core = libc::rlimit {
                     rlim_cur: 0,
@@ -192,4 +233,34 @@ fn landlock_ruleset(setup: &Setup<'_>) -> Result<OwnedFd, RulesetError> {
     fd.ok_or(RulesetError::CreateRuleset(
         landlock::CreateRulesetError::MissingHandledAccess,
     ))
+}
+
+/// Processes (threads count too for RLIMIT_NPROC) of the current user now.
+fn user_processes() -> u64 {
+    // SAFETY: getuid cannot fail and has no side effects.
+    let uid = unsafe { libc::getuid() };
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut n = 0u64;
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+            let owner = status
+                .lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|l| l.split_whitespace().next());
+            if owner == Some(uid.to_string().as_str()) {
+                let threads = status
+                    .lines()
+                    .find_map(|l| l.strip_prefix("Threads:"))
+                    .and_then(|t| t.trim().parse::<u64>().ok())
+                    .unwrap_or(1);
+                n += threads;
+            }
+        }
+    }
+    n
 }

@@ -20,6 +20,8 @@ pub struct Policy {
     pub network: bool,
     /// Memory a bot process may commit, in MiB.
     pub memory_mb: u64,
+    /// Processes and threads one bot may have at once.
+    pub processes: u64,
 }
 
 const POLICIES: &[(&str, &str)] = &[

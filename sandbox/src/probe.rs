@@ -8,6 +8,10 @@ pub struct Support {
     pub landlock_abi: Option<i32>,
     /// Whether seccomp filters can be loaded.
     pub seccomp: bool,
+    /// Where per-bot pids cgroups can be created, if this user may.
+    pub pids_cgroup: Option<std::path::PathBuf>,
+    /// Whether the referee runs as root (for whom RLIMIT_NPROC does not bind).
+    pub root: bool,
 }
 
 impl Support {
@@ -28,6 +32,9 @@ impl Support {
         Support {
             landlock_abi: (abi > 0).then_some(abi as i32),
             seccomp,
+            pids_cgroup: crate::cgroup::pids_root(),
+            // SAFETY: geteuid cannot fail and has no side effects.
+            root: unsafe { libc::geteuid() } == 0,
         }
     }
 
@@ -43,6 +50,12 @@ impl Support {
         if !self.seccomp {
             lines.push(
                 "sandbox: seccomp filters are unavailable: bots are NOT cut off from the network"
+                    .to_string(),
+            );
+        }
+        if self.root && self.pids_cgroup.is_none() {
+            lines.push(
+                "sandbox: running as root without a usable pids cgroup: a fork bomb is stopped only when its move ends"
                     .to_string(),
             );
         }

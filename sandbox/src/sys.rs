@@ -92,3 +92,15 @@ pub fn wait4(pid: u32, block: bool) -> io::Result<Option<Reaped>> {
         cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
     }))
 }
+
+/// Makes the referee the "subreaper" of everything it starts: a bot's
+/// process that escapes its group (setsid, double fork) and is orphaned is
+/// re-parented to the referee instead of init, where it can be found and
+/// killed.
+pub fn become_subreaper() -> io::Result<()> {
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag on this process.
+    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}

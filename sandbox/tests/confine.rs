@@ -174,3 +174,36 @@ fn committed_memory_is_limited_without_limiting_address_space() {
     );
     assert_eq!(code, 0);
 }
+
+#[test]
+fn a_fork_bomb_meets_the_process_limit() {
+    let w = world();
+    let Some(c) = confined(&w, "meta-ttt") else {
+        return;
+    };
+    let support = Support::probe();
+    if support.pids_cgroup.is_none() && support.root {
+        // Root without cgroups has no process limit; the referee says so at start-up.
+        return;
+    }
+    // 300 sleepers against a limit of 256 processes: some forks must fail.
+    let mut cmd = Command::new("sh");
+    cmd.args([
+        "-c",
+        "for i in $(seq 300); do sleep 30 </dev/null >/dev/null 2>&1 || exit 0 & done; echo started 300",
+    ])
+    .current_dir(&w.tournament)
+    .process_group(0);
+    c.install(&mut cmd);
+    let child = cmd.spawn().unwrap();
+    let pgid = child.id() as i32;
+    let out = child.wait_with_output().unwrap();
+    // SAFETY: killing the test's own process group of sleepers.
+    unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    let hit_limit = !out.status.success()
+        || !text.contains("started 300")
+        || text.to_lowercase().contains("fork");
+    assert!(hit_limit, "300 forks all succeeded: {text}");
+}

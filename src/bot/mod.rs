@@ -6,6 +6,7 @@ pub mod log;
 pub mod one_shot;
 pub mod persistent;
 pub mod program;
+pub mod reaper;
 
 pub use log::BotLog;
 pub use one_shot::{run_once, Limits, Outcome};

@@ -47,7 +47,7 @@ pub async fn run_once(
     cancel: &CancellationToken,
 ) -> Outcome {
     let start = Instant::now();
-    let mut child = match program.command(args).spawn() {
+    let mut child = match super::reaper::spawn(&mut program.command(args)) {
         Ok(child) => child,
         Err(e) => return spawn_failed(program, e, start),
     };
@@ -69,6 +69,7 @@ pub async fn run_once(
             // this call cleanly rather than hang.
             kill_group(pid);
             let _ = sys::wait4(pid, true);
+            super::reaper::forget(pid);
             return spawn_failed(program, e, start);
         }
     };
@@ -96,6 +97,8 @@ pub async fn run_once(
     // reaping keeps the group id from being reused meanwhile.
     kill_group(pid);
     let reaped = reap(pid, &exited).await;
+    super::reaper::forget(pid);
+    let escaped = super::reaper::sweep();
     if ending.is_none() {
         // Exited by itself: what it wrote before exiting still counts.
         if collector.drain(DRAIN_GRACE).await {
@@ -107,7 +110,15 @@ pub async fn run_once(
         Some(ExitKind::Signal(s)) => Ending::Signalled(s),
         None => Ending::Signalled(libc::SIGKILL),
     });
-    let (stdout, stderr) = collector.finish();
+    let (stdout, mut stderr) = collector.finish();
+    if escaped > 0 {
+        stderr.extend_from_slice(
+            format!(
+                "\nreferee: killed {escaped} process(es) that escaped the bot's process group\n"
+            )
+            .as_bytes(),
+        );
+    }
     Outcome {
         reply: Reply::ended(stdout, ending),
         stderr,

@@ -112,13 +112,14 @@ impl LineProcess {
     ) -> std::io::Result<LineProcess> {
         let mut cmd = program.command(args);
         cmd.stdin(Stdio::piped());
-        let mut child = cmd.spawn()?;
+        let mut child = super::reaper::spawn(&mut cmd)?;
         let pid = child.id();
         let exited = match PidFd::open(pid) {
             Ok(fd) => fd,
             Err(e) => {
                 kill_group(pid);
                 let _ = sys::wait4(pid, true);
+                super::reaper::forget(pid);
                 return Err(e);
             }
         };
@@ -244,6 +245,8 @@ impl LineProcess {
         if self.reaped.is_none() {
             let _ = self.exited.exited().await;
             self.reaped = sys::wait4(self.pid, true).ok().flatten();
+            super::reaper::forget(self.pid);
+            super::reaper::sweep();
         }
         self.reaped
     }
@@ -256,7 +259,9 @@ impl Drop for LineProcess {
             // the group behind. Reaping without blocking is best effort; an
             // unreaped zombie is collected when the referee exits.
             kill_group(self.pid);
-            let _ = sys::wait4(self.pid, false);
+            if let Ok(Some(_)) = sys::wait4(self.pid, false) {
+                super::reaper::forget(self.pid);
+            }
         }
     }
 }

@@ -6,4 +6,5 @@ mod meta_ttt;
 mod organiser_errors;
 mod persistent;
 mod resume;
+mod sandbox;
 mod transport;

@@ -1,0 +1,86 @@
+//! No survivors: processes that escape their bot's process group (setsid,
+//! double fork) are found and killed.
+//!
+//! The referee makes itself the *subreaper* of everything it starts, so an
+//! orphaned escapee is re-parented to the referee rather than to init. Every
+//! bot process the referee starts is registered while it lives; after a call
+//! or a persistent bot ends, any child of the referee that is not a
+//! registered bot is an escapee: it is killed (with its own group) and reaped.
+
+use std::collections::BTreeSet;
+use std::process::{Child, Command};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+static LIVE: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
+
+/// Makes this process the subreaper of the bots it starts (once, at start-up).
+pub fn enable() -> std::io::Result<()> {
+    referee_sandbox::sys::become_subreaper()?;
+    SUBREAPER.store(true, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Spawns `cmd` and registers its pid, under the lock that [`sweep`] holds,
+/// so a sweep never mistakes a bot that is just starting for an escapee.
+pub fn spawn(cmd: &mut Command) -> std::io::Result<Child> {
+    let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let child = cmd.spawn()?;
+    live.insert(child.id());
+    Ok(child)
+}
+
+/// The bot process `pid` has been reaped.
+pub fn forget(pid: u32) {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner()).remove(&pid);
+}
+
+/// The referee's direct children, from /proc.
+fn children() -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Vec::new();
+    };
+    let mut pids = Vec::new();
+    for task in tasks.flatten() {
+        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            pids.extend(
+                text.split_whitespace()
+                    .filter_map(|p| p.parse::<u32>().ok()),
+            );
+        }
+    }
+    pids
+}
+
+/// Kills and reaps every child of the referee that is not a registered bot.
+/// Returns how many were killed. Does nothing unless [`enable`] succeeded.
+pub fn sweep() -> usize {
+    use nix::sys::signal::{kill, killpg, Signal};
+    use nix::sys::wait::{waitpid, WaitPidFlag};
+    use nix::unistd::Pid;
+    if !SUBREAPER.load(Ordering::Relaxed) {
+        return 0;
+    }
+    let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut killed = 0;
+    // Killing an escapee orphans its own children, which then arrive here:
+    // repeat until no stranger is left (bounded, in case of a very fast forker).
+    for _ in 0..64 {
+        let strangers: Vec<u32> = children()
+            .into_iter()
+            .filter(|p| !live.contains(p))
+            .collect();
+        if strangers.is_empty() {
+            break;
+        }
+        for pid in strangers {
+            let p = Pid::from_raw(pid as i32);
+            let _ = killpg(p, Signal::SIGKILL);
+            let _ = kill(p, Signal::SIGKILL);
+            let _ = waitpid(p, Some(WaitPidFlag::empty()));
+            killed += 1;
+        }
+    }
+    killed
+}

@@ -1,0 +1,194 @@
+//! Hostile bots in Python, shell and C against the sandbox, through the
+//! referee binary: every attack fails or is stopped, the tournament
+//! completes, faults are recorded, nothing outside a bot's folder changes
+//! and no process is left behind. Run as root and, when possible, again as
+//! an unprivileged user.
+
+use crate::common::{alive, bot, c_bot, first_legal, q, stderr, stdout};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A command running the referee, as root or as the user and group with
+/// this numeric id (via setpriv).
+fn referee_as(user: Option<&str>, dir: &Path, args: &[&str]) -> std::process::Output {
+    let bin = env!("CARGO_BIN_EXE_referee");
+    let mut cmd = match user {
+        None => Command::new(bin),
+        Some(u) => {
+            let mut c = Command::new("setpriv");
+            c.args(["--reuid", u, "--regid", u, "--clear-groups", "--"])
+                .arg(bin);
+            c
+        }
+    };
+    cmd.args(args)
+        .current_dir(dir)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("referee runs")
+}
+
+fn lines_of(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+fn hostile_tournament(user: Option<&str>, python: &str, work: &Path) {
+    let dir = work.join("t");
+    std::fs::create_dir_all(dir.join("victim")).unwrap();
+    std::fs::write(dir.join("victim/data.txt"), "secret").unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let udp = std::net::UdpSocket::bind(("127.0.0.1", port)).unwrap();
+    udp.set_nonblocking(true).unwrap();
+    let hog = c_bot(&bot("hog.c"), "hog");
+    let fl = first_legal();
+    let instructions = format!(
+        "challenge: meta-ttt\ntimeout-ms: 3000\nmax-rounds: 20\n\
+         victim {python} {}\nsnoop {python} {} {port}\nvandal sh {}\nhog {}\nplain {}\n",
+        q(&bot("first_legal.py")),
+        q(&bot("snoop.py")),
+        q(&bot("vandal.sh")),
+        q(&hog),
+        q(&fl),
+    );
+    std::fs::write(dir.join("instructions.txt"), &instructions).unwrap();
+    if user.is_some() {
+        // The unprivileged referee must be able to write its tournament folder.
+        Command::new("chmod")
+            .args(["-R", "a+rwX"])
+            .arg(work)
+            .status()
+            .unwrap();
+    }
+
+    let out = referee_as(
+        user,
+        &dir,
+        &["--instructions", "instructions.txt", "--quiet"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 6, "{}", stdout(&out));
+
+    // Files outside each bot's folder are untouched.
+    assert_eq!(lines_of(&dir.join("victim/data.txt")), "secret");
+    assert_eq!(lines_of(&dir.join("instructions.txt")), instructions);
+    assert!(!dir.join("escape.txt").exists());
+    let attacks = lines_of(&dir.join("snoop/attacks.txt"));
+    assert!(
+        !attacks.is_empty() && !attacks.contains("succeeded"),
+        "{attacks}"
+    );
+    for kind in [
+        "read neighbour",
+        "write neighbour",
+        "write tournament root",
+        "write /tmp",
+        "tcp connect",
+        "udp send",
+    ] {
+        assert!(
+            attacks.contains(&format!("{kind}: denied")),
+            "{kind}: {attacks}"
+        );
+    }
+    let vandal = lines_of(&dir.join("vandal/attacks.txt"));
+    assert!(
+        vandal.contains("results.db: denied") && !vandal.contains("truncated"),
+        "{vandal}"
+    );
+    assert!(vandal.contains("instructions: denied"), "{vandal}");
+    // The network saw nothing.
+    assert!(
+        listener.accept().is_err(),
+        "a bot connected to the test's TCP listener"
+    );
+    assert!(
+        udp.recv(&mut [0u8; 16]).is_err(),
+        "a bot's UDP datagram arrived"
+    );
+
+    // The results survived and the faults are recorded.
+    let json = stdout(&referee_as(user, &dir, &["standings", "--format", "json"]));
+    let rows: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    let row = |n: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == n)
+            .unwrap()
+            .clone()
+    };
+    assert!(
+        row("hog")["faults"]["crash"].as_u64().unwrap_or(0) > 0,
+        "{json}"
+    );
+    assert_eq!(row("plain")["faults"], serde_json::json!({}), "{json}");
+
+    // No process the hog started is alive: not its 200 children, not the
+    // setsid'd double-forked sleeper.
+    let pids: Vec<i32> = lines_of(&dir.join("hog/pids.txt"))
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    assert!(pids.len() > 200, "the hog recorded {} pids", pids.len());
+    let until = Instant::now() + Duration::from_secs(3);
+    while pids.iter().any(|&p| alive(p)) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let survivors: Vec<i32> = pids.into_iter().filter(|&p| alive(p)).collect();
+    assert!(survivors.is_empty(), "survivors: {survivors:?}");
+    // Nothing escaped into /tmp either.
+    let escaped: Vec<PathBuf> = std::fs::read_dir("/tmp")
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("referee-escape-"))
+        })
+        .collect();
+    assert!(escaped.is_empty(), "{escaped:?}");
+    let _ = listener.incoming().next();
+    let mut sink = Vec::new();
+    let _ = std::io::stdin().take(0).read_to_end(&mut sink);
+}
+
+#[test]
+fn hostile_bots_are_contained() {
+    let work = tempfile::tempdir().unwrap();
+    hostile_tournament(None, crate::common::python(), work.path());
+}
+
+#[test]
+fn hostile_bots_are_contained_when_the_referee_is_not_root() {
+    // SAFETY-free check of our own uid through /proc.
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let root = status
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    if !root {
+        // Already unprivileged: the test above covers it.
+        return;
+    }
+    if Command::new("setpriv").arg("--version").output().is_err() {
+        panic!("setpriv (util-linux) is needed to run the sandbox tests unprivileged");
+    }
+    // An unprivileged user cannot reach root's pyenv: use the system interpreter.
+    let python = ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("a system python3 for the unprivileged run");
+    // A folder every user can enter (the default temp dir may be private).
+    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let work = tempfile::tempdir_in(&base).unwrap();
+    Command::new("chmod")
+        .args(["a+rx"])
+        .arg(&base)
+        .status()
+        .unwrap();
+    hostile_tournament(Some("65534"), python, work.path());
+}
