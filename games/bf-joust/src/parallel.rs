@@ -1,0 +1,138 @@
+//! Plays many independent matches on worker threads (plain `std::thread`).
+//!
+//! Results come back to the calling thread, in completion order, tagged
+//! with the match's index, so the caller can record each one as it arrives.
+//! Each result is a pure function of its match, so neither the number of
+//! threads nor the order of completion changes any result.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use crate::arena::{self, MatchResult, NoObserver, Scratch};
+use crate::program::Program;
+use crate::tournament::PlannedMatch;
+
+/// Matches a worker claims at once: enough to make the shared counter and
+/// the channel negligible (a match is microseconds), few enough to balance.
+const CHUNK: usize = 16;
+
+/// Plays every match of `plan` on `threads` threads in all (0 means one),
+/// calling `on_result(index_in_plan, result)` on this thread as matches
+/// finish. `programs[i]` is the program of entry `i`; it must be `Some` for
+/// every entry the plan uses.
+///
+/// The calling thread is one of the workers: between two chunks of its own
+/// it hands on the results the others sent, so no thread sits waiting on a
+/// channel while there is work left.
+///
+/// # Panics
+/// If the plan refers to an entry without a program, or to a tape length
+/// outside 10..=30; both are the caller's mistakes, never a bot's.
+pub fn run_plan(
+    programs: &[Option<&Program>],
+    plan: &[PlannedMatch],
+    cycles: u64,
+    threads: usize,
+    mut on_result: impl FnMut(usize, MatchResult),
+) {
+    let threads = threads.clamp(1, plan.len().div_ceil(CHUNK).max(1));
+    let next = AtomicUsize::new(0);
+    // Plays the next unclaimed chunk; `None` once the plan is exhausted.
+    let play_chunk = |scratch: &mut Scratch| -> Option<Vec<(usize, MatchResult)>> {
+        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+        if start >= plan.len() {
+            return None;
+        }
+        let end = (start + CHUNK).min(plan.len());
+        let program = |i: usize| programs[i].expect("the plan only uses valid entries");
+        Some(
+            (start..end)
+                .map(|i| {
+                    let m = &plan[i];
+                    let result = arena::run_match_with(
+                        program(m.left),
+                        program(m.right),
+                        m.tape_len,
+                        cycles,
+                        scratch,
+                        &mut NoObserver,
+                    );
+                    (i, result)
+                })
+                .collect(),
+        )
+    };
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<Vec<(usize, MatchResult)>>();
+        for _ in 1..threads {
+            let tx = tx.clone();
+            let play_chunk = &play_chunk;
+            scope.spawn(move || {
+                let mut scratch = Scratch::default();
+                while let Some(batch) = play_chunk(&mut scratch) {
+                    if tx.send(batch).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut scratch = Scratch::default();
+        while let Some(batch) = play_chunk(&mut scratch) {
+            for (i, result) in batch.into_iter().chain(rx.try_iter().flatten()) {
+                on_result(i, result);
+            }
+        }
+        for (i, result) in rx.into_iter().flatten() {
+            on_result(i, result);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::{plan_matches, Entry};
+    use crate::Settings;
+
+    #[test]
+    fn every_match_is_reported_once_with_the_same_result_for_any_thread_count() {
+        let sources = [
+            "(>)*9([-]>)*21",
+            ">(+)*20(>)*8([+]>)*21",
+            "(-+)*300",
+            "",
+            "<",
+        ];
+        let programs: Vec<Program> = sources
+            .iter()
+            .map(|s| Program::parse(s.as_bytes()).expect("valid"))
+            .collect();
+        let refs: Vec<Option<&Program>> = programs.iter().map(Some).collect();
+        let entries: Vec<Entry> = (0..sources.len())
+            .map(|i| Entry {
+                name: format!("b{i}"),
+                owner: "-".into(),
+                invalid: None,
+            })
+            .collect();
+        let settings = Settings::from_pairs(&[("tape-lengths", "all")]).expect("valid");
+        let plan = plan_matches(&settings, &entries, 3);
+        let run = |threads: usize| {
+            let mut results = vec![None; plan.len()];
+            run_plan(&refs, &plan, 10_000, threads, |i, r| {
+                assert!(results[i].replace(r).is_none(), "match {i} reported twice");
+            });
+            results
+        };
+        let one = run(1);
+        assert!(one.iter().all(Option::is_some));
+        assert_eq!(one, run(2));
+        assert_eq!(one, run(7));
+        for (m, r) in plan.iter().zip(&one) {
+            let direct =
+                arena::run_match(&programs[m.left], &programs[m.right], m.tape_len, 10_000);
+            assert_eq!(Some(direct), *r);
+        }
+    }
+}
