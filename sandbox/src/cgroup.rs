@@ -13,6 +13,26 @@ pub struct PidsGroup {
     pub(crate) procs: CString,
 }
 
+/// Removes empty groups left by referees that died without cleaning up
+/// (SIGKILL skips destructors). A group still holding processes stays.
+fn remove_stale(root: &Path) {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("referee-")) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir(e.path());
+        }
+    }
+}
+
 /// Where pids cgroups can be created, if anywhere.
 pub fn pids_root() -> Option<PathBuf> {
     let own = own_cgroup_v2();
@@ -24,12 +44,14 @@ pub fn pids_root() -> Option<PathBuf> {
         // cgroup v1: the pids hierarchy.
         Some(PathBuf::from("/sys/fs/cgroup/pids")).filter(|d| d.join("cgroup.procs").exists()),
     ];
-    candidates.into_iter().flatten().find(|d| {
-        let probe = d.join(format!("referee-probe-{}", std::process::id()));
+    let root = candidates.into_iter().flatten().find(|d| {
+        let probe = d.join(format!("referee-{}-probe", std::process::id()));
         let ok = std::fs::create_dir(&probe).is_ok();
         let _ = std::fs::remove_dir(&probe);
         ok
-    })
+    })?;
+    remove_stale(&root);
+    Some(root)
 }
 
 fn own_cgroup_v2() -> Option<PathBuf> {
@@ -54,7 +76,10 @@ impl PidsGroup {
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
-        let dir = root.join(format!("referee-{}-{safe}", std::process::id()));
+        // Unique per group, so two confinements never share (or remove) one.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = root.join(format!("referee-{}-{n}-{safe}", std::process::id()));
         match std::fs::create_dir(&dir) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
