@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::results::Store;
 use crate::standings::Format;
+use crate::tournament::spec::fingerprint_with_content;
 use crate::tournament::{self, TournamentSpec};
 use referee_sandbox::{Confinement, Policy, Setup, Support};
 use std::io::Write;
@@ -120,17 +121,36 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
 
     let mut store = Store::open(&db)?;
 
-    // Builds first: a failed one leaves its bot out, the rest go on.
+    // Builds first: a failed one leaves its bot out, the rest go on. A build
+    // is redone only when the folder changed since its last success.
     let mut keep = Vec::with_capacity(spec.bots.len());
-    for (bot, build) in spec.bots.iter().zip(&resolved.builds) {
+    for ((bot, build), ignore) in spec
+        .bots
+        .iter_mut()
+        .zip(&resolved.builds)
+        .zip(&resolved.ignores)
+    {
+        let folder_key = bot.folder.to_string_lossy().into_owned();
+        let mut content = crate::bot_folder::content_hash(&bot.folder, ignore);
         let ok = match build {
             None => true,
+            Some(build)
+                if store.built(&folder_key, &build.command)?.as_deref()
+                    == Some(content.as_str()) =>
+            {
+                progress.say(&format!("{}: build is up to date", bot.name));
+                true
+            }
             Some(build) => {
                 progress.say(&format!("building {}: {}", bot.name, build.command));
                 let log = BotLog::new(log_path(&spec.dir, &bot.name));
                 let confinement = confine(&support, "build", &bot.folder, &denied)?;
                 match run_build(&bot.name, &bot.folder, build, confinement, &log, &cancel).await {
-                    Ok(()) => true,
+                    Ok(()) => {
+                        content = crate::bot_folder::content_hash(&bot.folder, ignore);
+                        store.set_built(&folder_key, &build.command, &content)?;
+                        true
+                    }
                     Err(reason) => {
                         eprintln!("referee: {reason}");
                         false
@@ -138,6 +158,7 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
                 }
             }
         };
+        bot.fingerprint = fingerprint_with_content(&bot.name, &bot.command, &content);
         keep.push(ok);
     }
     if cancel.is_cancelled() {

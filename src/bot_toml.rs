@@ -7,6 +7,7 @@
 //! language = "C++"               # shown on leaderboards that have the column
 //! owner = "alice"
 //! interface = "io"               # gun-duel only: "io" or "exit-code"
+//! ignore = ["memory.json"]       # files the bot writes while playing
 //! ```
 
 use crate::error::{Error, Result};
@@ -25,6 +26,10 @@ pub struct BotToml {
     pub build_timeout_s: Option<u64>,
     pub language: Option<String>,
     pub owner: Option<String>,
+    /// Files the bot writes while it plays, which must not count as a change
+    /// of the bot (exact names or `*.ext`); `data.txt` never counts.
+    #[serde(default)]
+    pub ignore: Vec<String>,
     /// Kept with its position so a challenge can reject a bad value by line.
     pub interface: Option<toml::Spanned<String>>,
     #[serde(skip)]

@@ -33,6 +33,8 @@ pub struct Resolved {
     pub spec: TournamentSpec,
     /// Per bot (same order as `spec.bots`).
     pub builds: Vec<Option<Build>>,
+    /// Per bot: files that do not count as a change of the bot.
+    pub ignores: Vec<Vec<String>>,
     pub instructions: Instructions,
 }
 
@@ -113,6 +115,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
     let dir = instructions.dir.clone();
     let mut bots = Vec::new();
     let mut builds = Vec::new();
+    let mut ignores = Vec::new();
     for listed in &instructions.bots {
         let folder = dir.join(&listed.name);
         let toml = if folder.is_dir() {
@@ -130,6 +133,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         )?;
         bots.push(bot);
         builds.push(build);
+        ignores.push(toml.map(|t| t.ignore).unwrap_or_default());
     }
     for (name, folder, toml) in drop_ins(&dir, &instructions)? {
         let command = toml.run.clone().unwrap_or_default();
@@ -137,6 +141,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         let (bot, build) = bot_spec(&name, &command, argv, folder, Some(&toml), challenge)?;
         bots.push(bot);
         builds.push(build);
+        ignores.push(toml.ignore.clone());
     }
     if bots.len() < 2 {
         return Err(Error::input_file(
@@ -154,6 +159,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
             dir,
         },
         builds,
+        ignores,
         instructions,
     })
 }

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod bot;
 pub mod bot_build;
+pub mod bot_folder;
 pub mod bot_toml;
 pub mod challenges;
 pub mod cli;

@@ -59,11 +59,18 @@ impl TournamentSpec {
     }
 }
 
-/// A bot's fingerprint from what identifies it: its name and command.
+/// A bot's fingerprint from what identifies it: its name, its command and
+/// (once known) the content of its folder.
 pub fn fingerprint(name: &str, command: &str) -> String {
+    fingerprint_with_content(name, command, "")
+}
+
+/// [`fingerprint`] including the folder's content hash.
+pub fn fingerprint_with_content(name: &str, command: &str, content: &str) -> String {
     let mut h = blake3::Hasher::new();
-    h.update(name.as_bytes());
-    h.update(&[0]);
-    h.update(command.as_bytes());
+    for part in [name, command, content] {
+        h.update(&(part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
     h.finalize().to_hex()[..16].to_string()
 }

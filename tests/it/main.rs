@@ -4,6 +4,7 @@
 mod common;
 mod meta_ttt;
 mod organiser_errors;
+mod overnight;
 mod persistent;
 mod resume;
 mod sandbox;

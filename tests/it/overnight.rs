@@ -1,0 +1,193 @@
+//! Overnight operation: drop-in bots, edited bots, cached builds and a
+//! graceful stop, through the referee binary.
+
+use crate::common::{first_legal, q, referee, root, stderr, stdout, tournament};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Games played in a run: the progress lines `[n/total] ...`.
+fn played(out: &std::process::Output) -> usize {
+    stderr(out).lines().filter(|l| l.starts_with('[')).count()
+}
+
+fn bot_folder(dir: &Path, name: &str) {
+    let f = dir.join(name);
+    std::fs::create_dir_all(&f).unwrap();
+    std::fs::write(
+        f.join("run.sh"),
+        format!("#!/bin/sh\n# {name}\nexec {} \"$@\"\n", q(&first_legal())),
+    )
+    .unwrap();
+}
+
+fn run(dir: &Path) -> std::process::Output {
+    let out = referee(
+        dir,
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--set",
+            "max-rounds=30",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+#[test]
+fn a_dropped_in_bot_plays_only_its_own_games() {
+    let dir = tournament("challenge: meta-ttt\na sh a/run.sh\nb sh b/run.sh\n");
+    bot_folder(dir.path(), "a");
+    bot_folder(dir.path(), "b");
+    let first = stdout(&run(dir.path()));
+
+    bot_folder(dir.path(), "late");
+    std::fs::write(
+        dir.path().join("late/bot.toml"),
+        "name = \"late\"\nrun = \"sh late/run.sh\"\n",
+    )
+    .unwrap();
+    let out = run(dir.path());
+    assert_eq!(
+        played(&out),
+        4,
+        "late plays a and b twice each: {}",
+        stderr(&out)
+    );
+    let text = stdout(&out);
+    assert!(text.contains("Bot 3, late, has "), "{text}");
+    assert!(first.contains("Bot 2, b, has "));
+    // A third run plays nothing.
+    assert_eq!(played(&run(dir.path())), 0);
+}
+
+#[test]
+fn an_edited_bot_replays_only_its_games_and_data_txt_does_not_count() {
+    let dir = tournament("challenge: meta-ttt\na sh a/run.sh\nb sh b/run.sh\nc sh c/run.sh\n");
+    for n in ["a", "b", "c"] {
+        bot_folder(dir.path(), n);
+    }
+    assert_eq!(played(&run(dir.path())), 6);
+    // A bot writing its data.txt is not a change of the bot.
+    std::fs::write(dir.path().join("b/data.txt"), "learned something").unwrap();
+    assert_eq!(played(&run(dir.path())), 0);
+    // Editing a's program replays a's four games, nothing else.
+    let script = dir.path().join("a/run.sh");
+    let text = std::fs::read_to_string(&script).unwrap();
+    std::fs::write(&script, text.replace("# a", "# a, version 2")).unwrap();
+    assert_eq!(played(&run(dir.path())), 4);
+}
+
+#[test]
+fn a_build_is_redone_only_when_the_folder_changed() {
+    let dir = tournament("challenge: meta-ttt\nfl ./fl/fl\nb sh b/run.sh\n");
+    bot_folder(dir.path(), "b");
+    let fl = dir.path().join("fl");
+    std::fs::create_dir_all(&fl).unwrap();
+    std::fs::copy(
+        root().join("examples/bots/meta-ttt/firstLegal/firstLegal.c"),
+        fl.join("fl.c"),
+    )
+    .unwrap();
+    std::fs::write(fl.join("bot.toml"), "build = \"cc -O2 -o fl fl.c\"\n").unwrap();
+    let first = run(dir.path());
+    assert!(
+        stderr(&first).contains("building fl: cc -O2 -o fl fl.c"),
+        "{}",
+        stderr(&first)
+    );
+    let second = run(dir.path());
+    assert!(
+        stderr(&second).contains("fl: build is up to date"),
+        "{}",
+        stderr(&second)
+    );
+    assert!(!stderr(&second).contains("building fl"));
+    assert_eq!(played(&second), 0);
+    let src = std::fs::read_to_string(fl.join("fl.c")).unwrap();
+    std::fs::write(fl.join("fl.c"), src + "\n/* edited */\n").unwrap();
+    let third = run(dir.path());
+    assert!(stderr(&third).contains("building fl"), "{}", stderr(&third));
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_a_rerun_gives_the_uninterrupted_standings() {
+    let names = ["a", "b", "c", "d"];
+    let mut ins = String::from("challenge: meta-ttt\n");
+    for n in names {
+        ins.push_str(&format!("{n} sh {n}/run.sh\n"));
+    }
+    let setup = |dir: &Path| {
+        for n in names {
+            bot_folder(dir, n);
+        }
+    };
+    let whole = tournament(&ins);
+    setup(whole.path());
+    let full = referee(
+        whole.path(),
+        &["--instructions", "instructions.txt", "--jobs", "1"],
+    );
+    assert!(full.status.success());
+
+    let cut = tournament(&ins);
+    setup(cut.path());
+    let child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["--instructions", "instructions.txt", "--jobs", "1"])
+        .current_dir(cut.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupt once the first game is committed.
+    let db = cut.path().join("results.db");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let games = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(["standings", "--format", "json"])
+            .current_dir(cut.path())
+            .output()
+            .ok()
+            .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok())
+            .map(|v| {
+                v.as_array().map_or(0, |a| {
+                    a.iter()
+                        .map(|r| r["games"].as_u64().unwrap_or(0))
+                        .sum::<u64>()
+                })
+            })
+            .unwrap_or(0);
+        if db.exists() && games > 0 {
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "no game finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out).lines().count(),
+        5,
+        "the standings so far: {}",
+        stdout(&out)
+    );
+
+    let again = referee(
+        cut.path(),
+        &["--instructions", "instructions.txt", "--jobs", "1"],
+    );
+    assert!(again.status.success());
+    let strip = |s: String| {
+        s.lines()
+            .filter(|l| !l.starts_with("With "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(stdout(&again)), strip(stdout(&full)));
+}
