@@ -34,6 +34,7 @@ pub fn main(cli: Cli) -> Result<i32> {
         match cli.command {
             None => run_tournament(cli.run, quiet).await,
             Some(Command::Run(args)) => run_tournament(args, quiet).await,
+            Some(Command::Watch(args)) => watch(args, quiet).await,
             Some(Command::Play(args)) => play(args).await,
             Some(Command::Standings(args)) => standings(args),
         }
@@ -84,7 +85,126 @@ fn log_path(dir: &Path, name: &str) -> PathBuf {
     dir.join("logs").join(format!("{name}.log"))
 }
 
+/// Probes the sandbox once and says what cannot be applied.
+fn sandbox_support(require: bool) -> Result<Support> {
+    let support = Support::probe();
+    let missing = support.missing();
+    if require && !missing.is_empty() {
+        return Err(Error::machine(format!(
+            "--require-sandbox: {}",
+            missing.join("; ")
+        )));
+    }
+    for line in &missing {
+        // Shown even with --quiet: the organiser must know bots are not confined.
+        eprintln!("referee: {line}");
+    }
+    Ok(support)
+}
+
 async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
+    let support = sandbox_support(args.require_sandbox)?;
+    let progress = Arc::new(Progress::new(quiet));
+    let cancel = CancellationToken::new();
+    stop_on_signals(cancel.clone(), Arc::clone(&progress));
+    run_pass(&args, &support, &cancel, progress).await
+}
+
+/// `referee watch`: runs what is missing, then watches the tournament
+/// folder and plays again whenever a bot folder appears or changes (or the
+/// instructions do), printing the updated standings. Stops on SIGTERM or
+/// Ctrl-C, exit status 0.
+async fn watch(args: RunArgs, quiet: bool) -> Result<i32> {
+    use notify::{RecursiveMode, Watcher};
+    let path = args.instructions.clone().ok_or_else(|| {
+        Error::input("no tournament given: pass --instructions FILE (see --help)")
+    })?;
+    let dir = crate::instructions::Instructions::load(&path)?.dir;
+    let support = sandbox_support(args.require_sandbox)?;
+    let cancel = CancellationToken::new();
+    let progress = Arc::new(Progress::new(quiet));
+    stop_on_signals(cancel.clone(), Arc::clone(&progress));
+
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if event.is_ok() {
+            let _ = tx.send(());
+        }
+    })
+    .map_err(|e| Error::machine(format!("cannot watch {}: {e}", dir.display())))?;
+    watcher
+        .watch(&dir, RecursiveMode::Recursive)
+        .map_err(|e| Error::machine(format!("cannot watch {}: {e}", dir.display())))?;
+
+    loop {
+        let before = folder_snapshot(&path, &dir);
+        let progress = Arc::new(Progress::new(quiet));
+        match run_pass(&args, &support, &cancel, progress).await {
+            Ok(_) => {}
+            // A broken edit (bad instructions or bot.toml) waits for the next fix.
+            Err(e @ Error::Input { .. }) => eprintln!("referee: error: {e}"),
+            Err(e) => return Err(e),
+        }
+        if cancel.is_cancelled() {
+            return Ok(0);
+        }
+        eprintln!(
+            "referee: watching {} for new or changed bots (Ctrl-C to stop)",
+            dir.display()
+        );
+        // Our own run changed the folder (results, logs, data files): only a
+        // change of what identifies the bots starts another pass.
+        let mut last = before;
+        loop {
+            tokio::select! {
+                _ = cancel.cancelled() => return Ok(0),
+                got = rx.recv() => if got.is_none() { return Ok(0) },
+            }
+            // Let a copy in progress settle, then drain the burst of events.
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            while rx.try_recv().is_ok() {}
+            let now = folder_snapshot(&path, &dir);
+            if now != last {
+                break;
+            }
+            last = now;
+        }
+    }
+}
+
+/// What identifies a tournament's field: the instructions' text and every
+/// bot folder's content hash (ignoring what bots write while playing).
+fn folder_snapshot(instructions: &Path, dir: &Path) -> Vec<(String, String)> {
+    let mut snap = vec![(
+        "instructions".to_string(),
+        std::fs::read_to_string(instructions).unwrap_or_default(),
+    )];
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !e.path().is_dir() || crate::instructions::RESERVED_NAMES.contains(&name.as_str()) {
+                continue;
+            }
+            let ignore = crate::bot_toml::BotToml::load(&e.path())
+                .ok()
+                .flatten()
+                .map(|t| t.ignore)
+                .unwrap_or_default();
+            snap.push((name, crate::bot_folder::content_hash(&e.path(), &ignore)));
+        }
+    }
+    snap.sort();
+    snap
+}
+
+/// One pass over a tournament: resolve, build, play what is missing, print
+/// the standings.
+async fn run_pass(
+    args: &RunArgs,
+    support: &Support,
+    cancel: &CancellationToken,
+    progress: Arc<Progress>,
+) -> Result<i32> {
     let path = args.instructions.clone().ok_or_else(|| {
         Error::input("no tournament given: pass --instructions FILE (see --help)")
     })?;
@@ -101,21 +221,7 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
         .db
         .clone()
         .unwrap_or_else(|| spec.dir.join("results.db"));
-    let progress = Arc::new(Progress::new(quiet));
-    let support = Support::probe();
-    let missing = support.missing();
-    if args.require_sandbox && !missing.is_empty() {
-        return Err(Error::machine(format!(
-            "--require-sandbox: {}",
-            missing.join("; ")
-        )));
-    }
-    for line in &missing {
-        // Shown even with --quiet: the organiser must know bots are not confined.
-        eprintln!("referee: {line}");
-    }
-    let cancel = CancellationToken::new();
-    stop_on_signals(cancel.clone(), Arc::clone(&progress));
+    let cancel = cancel.clone();
     // Bots may touch neither the tournament folder (but their own) nor the results.
     let denied = vec![spec.dir.clone(), db.clone()];
 

@@ -33,6 +33,9 @@ pub struct Cli {
 pub enum Command {
     /// Run a tournament, or resume it where it stopped (the default command).
     Run(RunArgs),
+    /// Run what is missing, then keep watching the tournament folder: a new or
+    /// changed bot folder is built and its games played; stops on SIGTERM.
+    Watch(RunArgs),
     /// Play one game with a readable transcript.
     Play(PlayArgs),
     /// Print the leaderboard again from the results database.

@@ -191,3 +191,56 @@ fn ctrl_c_stops_cleanly_and_a_rerun_gives_the_uninterrupted_standings() {
     };
     assert_eq!(strip(stdout(&again)), strip(stdout(&full)));
 }
+
+#[test]
+fn watch_mode_picks_up_a_new_bot_and_stops_on_sigterm() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let dir = tournament("challenge: meta-ttt\na sh a/run.sh\nb sh b/run.sh\n");
+    bot_folder(dir.path(), "a");
+    bot_folder(dir.path(), "b");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["watch", "--instructions", "instructions.txt", "--quiet"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = mpsc::channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    // Waits (bounded) for a line starting with `prefix`.
+    let wait_for = |prefix: &str| {
+        let until = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return,
+                Ok(_) => {}
+                Err(_) => panic!("no `{prefix}` line from watch mode"),
+            }
+        }
+    };
+    wait_for("With 2 bots");
+    bot_folder(dir.path(), "late");
+    std::fs::write(
+        dir.path().join("late/bot.toml"),
+        "name = \"late\"\nrun = \"sh late/run.sh\"\n",
+    )
+    .unwrap();
+    wait_for("With 3 bots");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
