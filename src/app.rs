@@ -250,7 +250,7 @@ async fn run_pass(
             Some(build) => {
                 progress.say(&format!("building {}: {}", bot.name, build.command));
                 let log = BotLog::new(log_path(&spec.dir, &bot.name));
-                let confinement = confine(&support, "build", &bot.folder, &denied)?;
+                let confinement = confine(support, "build", &bot.folder, &denied)?;
                 match run_build(&bot.name, &bot.folder, build, confinement, &log, &cancel).await {
                     Ok(()) => {
                         content = crate::bot_folder::content_hash(&bot.folder, ignore);
@@ -299,7 +299,7 @@ async fn run_pass(
             Ok(program_for(
                 &spec,
                 b,
-                confine(&support, &policy, &b.folder, &denied)?,
+                confine(support, &policy, &b.folder, &denied)?,
             ))
         })
         .collect::<Result<Vec<BotProgram>>>()?;
