@@ -37,6 +37,11 @@ pub fn main(cli: Cli) -> Result<i32> {
             Some(Command::Watch(args)) => watch(args, quiet).await,
             Some(Command::Play(args)) => play(args).await,
             Some(Command::Standings(args)) => standings(args),
+            Some(Command::Check(args)) => {
+                let cancel = CancellationToken::new();
+                stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
+                challenges::check(args, cancel).await
+            }
         }
     })
 }

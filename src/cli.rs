@@ -40,6 +40,23 @@ pub enum Command {
     Play(PlayArgs),
     /// Print the leaderboard again from the results database.
     Standings(StandingsArgs),
+    /// Check a bot against scripted positions before submitting it: output
+    /// format, time per move, files written, exit behaviour.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The challenge.
+    pub challenge: ChallengeId,
+    /// The bot: a quoted command.
+    pub bot: String,
+    /// Per-call time limit in milliseconds (default: the challenge's).
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+    /// The bot's folder and working directory (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Default)]

@@ -20,6 +20,9 @@ pub fn complement(denied: &[PathBuf], list: &dyn Fn(&Path) -> Vec<PathBuf>) -> V
         .filter(|d| !denied.iter().any(|o| o != *d && d.starts_with(o)))
         .cloned()
         .collect();
+    if denied.is_empty() {
+        return vec![PathBuf::from("/")];
+    }
     // Every strict ancestor of a denied path must be walked into, not granted.
     let mut walk: BTreeSet<PathBuf> = BTreeSet::new();
     for d in &denied {
@@ -97,6 +100,13 @@ mod tests {
         .map(PathBuf::from)
         .collect();
         assert_eq!(g, expect);
+    }
+
+    #[test]
+    fn nothing_denied_grants_everything() {
+        let t = tree();
+        let list = |d: &Path| t.get(d).cloned().unwrap_or_default();
+        assert_eq!(complement(&[], &list), vec![PathBuf::from("/")]);
     }
 
     #[test]

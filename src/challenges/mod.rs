@@ -54,6 +54,16 @@ pub fn standings(
     }
 }
 
+/// `referee check CHALLENGE BOT`: the bot against scripted positions.
+pub async fn check(args: crate::cli::CheckArgs, cancel: CancellationToken) -> Result<i32> {
+    match args.challenge {
+        ChallengeId::MetaTtt => meta_ttt::check(args, cancel).await,
+        other => Err(Error::input(format!(
+            "`referee check {other}` is not available yet"
+        ))),
+    }
+}
+
 /// `referee play CHALLENGE ...`: one game with a transcript on stdout.
 pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     match args.challenge {

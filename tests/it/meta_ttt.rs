@@ -263,3 +263,43 @@ fn parallel_play_keeps_each_bot_in_one_game_and_at_most_j_games() {
         assert_eq!(overlap, 2, "with 2 cores, two games should run at once");
     }
 }
+
+#[test]
+fn check_tells_a_bot_author_whether_the_bot_follows_the_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = referee(dir.path(), &["check", "meta-ttt", &q(&first_legal())]);
+    assert_eq!(good.status.code(), Some(0), "{}", stdout(&good));
+    let text = stdout(&good);
+    assert_eq!(text.matches("-> legal move").count(), 5, "{text}");
+    assert!(text.contains("verdict: the bot follows the meta-ttt contract on every position."));
+
+    let bad = referee(dir.path(), &["check", "meta-ttt", "sh -c 'echo 00'"]);
+    assert_eq!(bad.status.code(), Some(1));
+    let text = stdout(&bad);
+    assert!(
+        text.contains("  - position 2: illegal move 00 (must play board 8)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  - position 4: illegal move 00 (board 0 is won)"),
+        "{text}"
+    );
+
+    let slow = referee(
+        dir.path(),
+        &[
+            "check",
+            "meta-ttt",
+            &format!("{} {} 3", python(), q(&bot("sleeper.py"))),
+            "--timeout-ms",
+            "300",
+        ],
+    );
+    assert_eq!(slow.status.code(), Some(1));
+    assert_eq!(
+        stdout(&slow).matches("ILLEGAL call: timeout").count(),
+        5,
+        "{}",
+        stdout(&slow)
+    );
+}
