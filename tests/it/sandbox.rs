@@ -10,10 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// A command running the referee, as root or as the user and group with
-/// this numeric id (via setpriv).
-fn referee_as(user: Option<&str>, dir: &Path, args: &[&str]) -> std::process::Output {
-    let bin = env!("CARGO_BIN_EXE_referee");
+/// A command running the referee (`bin`), as root or as the user and group
+/// with this numeric id (via setpriv).
+fn referee_as(bin: &Path, user: Option<&str>, dir: &Path, args: &[&str]) -> std::process::Output {
     let mut cmd = match user {
         None => Command::new(bin),
         Some(u) => {
@@ -34,7 +33,22 @@ fn lines_of(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_default()
 }
 
+/// Copies what the tournament needs (the referee, the bots) into `work`, so
+/// an unprivileged user can reach all of it wherever the repository lives.
+fn stage(work: &Path) -> (PathBuf, PathBuf) {
+    let bin = work.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_referee"), bin.join("referee")).unwrap();
+    for name in ["first_legal.py", "snoop.py", "vandal.sh"] {
+        std::fs::copy(bot(name), bin.join(name)).unwrap();
+    }
+    std::fs::copy(c_bot(&bot("hog.c"), "hog"), bin.join("hog")).unwrap();
+    std::fs::copy(first_legal(), bin.join("firstLegal")).unwrap();
+    (bin.join("referee"), bin)
+}
+
 fn hostile_tournament(user: Option<&str>, python: &str, work: &Path) {
+    let (referee, bots) = stage(work);
     let dir = work.join("t");
     std::fs::create_dir_all(dir.join("victim")).unwrap();
     std::fs::write(dir.join("victim/data.txt"), "secret").unwrap();
@@ -43,16 +57,14 @@ fn hostile_tournament(user: Option<&str>, python: &str, work: &Path) {
     let port = listener.local_addr().unwrap().port();
     let udp = std::net::UdpSocket::bind(("127.0.0.1", port)).unwrap();
     udp.set_nonblocking(true).unwrap();
-    let hog = c_bot(&bot("hog.c"), "hog");
-    let fl = first_legal();
     let instructions = format!(
         "challenge: meta-ttt\ntimeout-ms: 3000\nmax-rounds: 20\n\
          victim {python} {}\nsnoop {python} {} {port}\nvandal sh {}\nhog {}\nplain {}\n",
-        q(&bot("first_legal.py")),
-        q(&bot("snoop.py")),
-        q(&bot("vandal.sh")),
-        q(&hog),
-        q(&fl),
+        q(&bots.join("first_legal.py")),
+        q(&bots.join("snoop.py")),
+        q(&bots.join("vandal.sh")),
+        q(&bots.join("hog")),
+        q(&bots.join("firstLegal")),
     );
     std::fs::write(dir.join("instructions.txt"), &instructions).unwrap();
     if user.is_some() {
@@ -65,6 +77,7 @@ fn hostile_tournament(user: Option<&str>, python: &str, work: &Path) {
     }
 
     let out = referee_as(
+        &referee,
         user,
         &dir,
         &["--instructions", "instructions.txt", "--quiet"],
@@ -111,7 +124,12 @@ fn hostile_tournament(user: Option<&str>, python: &str, work: &Path) {
     );
 
     // The results survived and the faults are recorded.
-    let json = stdout(&referee_as(user, &dir, &["standings", "--format", "json"]));
+    let json = stdout(&referee_as(
+        &referee,
+        user,
+        &dir,
+        &["standings", "--format", "json"],
+    ));
     let rows: serde_json::Value =
         serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
     let row = |n: &str| {
@@ -182,13 +200,7 @@ fn hostile_bots_are_contained_when_the_referee_is_not_root() {
         .into_iter()
         .find(|p| Path::new(p).exists())
         .expect("a system python3 for the unprivileged run");
-    // A folder every user can enter (the default temp dir may be private).
-    let base = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let work = tempfile::tempdir_in(&base).unwrap();
-    Command::new("chmod")
-        .args(["a+rx"])
-        .arg(&base)
-        .status()
-        .unwrap();
+    // /tmp is open to every user (a checkout under /root is not).
+    let work = tempfile::tempdir_in("/tmp").unwrap();
     hostile_tournament(Some("65534"), python, work.path());
 }
