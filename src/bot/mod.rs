@@ -8,6 +8,6 @@ pub mod persistent;
 pub mod program;
 
 pub use log::BotLog;
-pub use one_shot::{run_once, Limits, Outcome};
+pub use one_shot::{run_once, run_once_with, Limits, OnOverflow, Outcome};
 pub use persistent::{Frame, Framing, Incoming, LineProcess};
 pub use program::BotProgram;
