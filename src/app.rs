@@ -51,12 +51,13 @@ pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// `--jobs`: at most the number of cores, so a time limit means the same on a busy machine.
-fn jobs(requested: Option<usize>) -> Result<usize> {
+/// `--jobs`: at most the number of cores, so a time limit means the same on
+/// a busy machine; without it, the challenge's default.
+fn jobs(requested: Option<usize>, challenge: challenges::ChallengeId) -> Result<usize> {
     match requested {
         Some(0) => Err(Error::input("--jobs must be at least 1")),
         Some(j) => Ok(j.min(cores())),
-        None => Ok(cores()),
+        None => Ok(challenge.default_jobs(cores())),
     }
 }
 
@@ -220,7 +221,7 @@ async fn run_pass(
     };
     let resolved = config::resolve(&path, &overrides)?;
     resolved.challenge.ensure_available()?;
-    let jobs = jobs(args.jobs)?;
+    let jobs = jobs(args.jobs, resolved.challenge)?;
     let mut spec = resolved.spec.clone();
     let db = args
         .db

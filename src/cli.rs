@@ -103,6 +103,29 @@ pub struct PlayArgs {
     /// Seed of the game's randomness.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Interface of bot A (gun-duel).
+    #[arg(long, value_enum, value_name = "K")]
+    pub interface_a: Option<InterfaceArg>,
+    /// Interface of bot B (gun-duel).
+    #[arg(long, value_enum, value_name = "K")]
+    pub interface_b: Option<InterfaceArg>,
+    /// Duels to play, the bots' processes kept between them (gun-duel).
+    #[arg(long, value_name = "N")]
+    pub duels: Option<u32>,
+    /// Turn limit of a duel (gun-duel).
+    #[arg(long, value_name = "T")]
+    pub turns: Option<u32>,
+}
+
+/// A gun-duel bot interface on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InterfaceArg {
+    /// Interface 2: one process, `I`/`F`/`P` lines on stdin, moves on stdout.
+    #[value(name = "io")]
+    Io,
+    /// Interface 1: one process per turn, the exit status is the move.
+    #[value(name = "exit-code")]
+    ExitCode,
 }
 
 #[derive(Debug, Args)]

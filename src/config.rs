@@ -174,14 +174,18 @@ fn bot_spec(
 ) -> Result<(BotSpec, Option<Build>)> {
     let interface = match toml.and_then(|t| t.interface.as_ref().map(|i| (t, i))) {
         Some((t, iface)) => {
+            let line = t.line_at(iface.span().start);
             if challenge != ChallengeId::GunDuel {
                 return Err(Error::input_at(
                     &t.path,
-                    t.line_at(iface.span().start),
+                    line,
                     format!("`interface` is a gun-duel setting; this is a {challenge} tournament"),
                 ));
             }
-            Some(iface.get_ref().clone())
+            challenge
+                .check_interface(iface.get_ref())
+                .map_err(|m| Error::input_at(&t.path, line, m))?;
+            Some(iface.get_ref().trim().to_string())
         }
         None => None,
     };

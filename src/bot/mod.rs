@@ -9,6 +9,6 @@ pub mod program;
 pub mod reaper;
 
 pub use log::BotLog;
-pub use one_shot::{run_once, Limits, Outcome};
+pub use one_shot::{run_once, run_once_with, Limits, OnOverflow, Outcome};
 pub use persistent::{Frame, Framing, Incoming, LineProcess};
 pub use program::BotProgram;

@@ -23,6 +23,19 @@ pub struct Limits {
     pub stderr_cap: usize,
 }
 
+/// What happens when a call's stdout goes over `Limits::stdout_cap`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OnOverflow {
+    /// The call ends as `TooLong` and its group is killed: for challenges
+    /// whose answer is on stdout, where a flood is a failure.
+    #[default]
+    Kill,
+    /// The first `stdout_cap` bytes are kept and the rest is read and
+    /// discarded while the call goes on: for challenges that only log
+    /// stdout (gun-duel interface 1 answers with its exit status).
+    Discard,
+}
+
 /// What one call produced.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -44,6 +57,17 @@ pub async fn run_once(
     program: &BotProgram,
     args: &[String],
     limits: &Limits,
+    cancel: &CancellationToken,
+) -> Outcome {
+    run_once_with(program, args, limits, OnOverflow::Kill, cancel).await
+}
+
+/// [`run_once`] with a choice of what a stdout flood does.
+pub async fn run_once_with(
+    program: &BotProgram,
+    args: &[String],
+    limits: &Limits,
+    overflow: OnOverflow,
     cancel: &CancellationToken,
 ) -> Outcome {
     let start = Instant::now();
@@ -73,7 +97,7 @@ pub async fn run_once(
             return spawn_failed(program, e, start);
         }
     };
-    let mut collector = Collector::new(stdout, stderr, limits);
+    let mut collector = Collector::new(stdout, stderr, limits, overflow);
     let deadline = tokio::time::Instant::from_std(start + limits.deadline);
 
     let mut ending: Option<Ending> = None;
@@ -169,6 +193,7 @@ struct Collector {
     err: Vec<u8>,
     out_cap: usize,
     err_cap: usize,
+    overflow: OnOverflow,
     buf: Box<[u8; 8192]>,
     ebuf: Box<[u8; 4096]>,
 }
@@ -178,6 +203,7 @@ impl Collector {
         stdout: Option<pipe::Receiver>,
         stderr: Option<pipe::Receiver>,
         limits: &Limits,
+        overflow: OnOverflow,
     ) -> Self {
         Collector {
             stdout,
@@ -186,6 +212,7 @@ impl Collector {
             err: Vec::new(),
             out_cap: limits.stdout_cap,
             err_cap: limits.stderr_cap,
+            overflow,
             buf: Box::new([0; 8192]),
             ebuf: Box::new([0; 4096]),
         }
@@ -206,7 +233,10 @@ impl Collector {
                         let room = (self.out_cap + 1).saturating_sub(self.out.len());
                         self.out.extend_from_slice(&self.buf[..n.min(room)]);
                         if self.out.len() > self.out_cap {
-                            return true;
+                            match self.overflow {
+                                OnOverflow::Kill => return true,
+                                OnOverflow::Discard => self.out.truncate(self.out_cap),
+                            }
                         }
                     }
                 }

@@ -16,11 +16,12 @@ use game_core::LineReply;
 use referee_sandbox::sys::{self, PidFd, Reaped};
 use std::os::fd::OwnedFd;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::unix::pipe;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 /// What a framing function found at the start of the unread bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +89,8 @@ pub enum Incoming {
 
 /// stderr kept per bot process over its life.
 const STDERR_CAP: u64 = 1 << 20;
+/// How long shutdown waits for the rest of stderr once the group is dead.
+const STDERR_LAST_WORDS: Duration = Duration::from_millis(200);
 /// Messages buffered before the reader stops reading (backpressure).
 const QUEUE: usize = 4096;
 
@@ -96,10 +99,18 @@ pub struct LineProcess {
     pid: u32,
     exited: PidFd,
     to_stdin: Option<mpsc::UnboundedSender<Vec<u8>>>,
+    /// Batches queued by [`LineProcess::send`].
+    sent: AtomicU64,
+    /// Batches the writer has fully written (`u64::MAX` once it gave up:
+    /// the rest is dropped, which counts as done).
+    written: watch::Receiver<u64>,
     from_stdout: mpsc::Receiver<Incoming>,
     closed: bool,
     reaped: Option<Reaped>,
     started: Instant,
+    /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
+    /// reach its log.
+    stderr_drain: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl LineProcess {
@@ -143,6 +154,7 @@ impl LineProcess {
             .transpose()?;
 
         let (to_stdin, mut queue) = mpsc::unbounded_channel::<Vec<u8>>();
+        let (done, written) = watch::channel(0u64);
         if let Some(mut stdin) = stdin {
             tokio::spawn(async move {
                 while let Some(bytes) = queue.recv().await {
@@ -151,26 +163,33 @@ impl LineProcess {
                     if stdin.write_all(&bytes).await.is_err() {
                         break;
                     }
+                    done.send_modify(|n| *n += 1);
                 }
+                done.send_replace(u64::MAX);
                 // Dropping stdin sends EOF.
             });
+        } else {
+            done.send_replace(u64::MAX);
         }
         let (tx, from_stdout) = mpsc::channel(QUEUE);
         if let Some(stdout) = stdout {
             tokio::spawn(read_messages(stdout, framing, tx));
         }
-        if let Some(stderr) = stderr {
+        let stderr_drain = stderr.map(|stderr| {
             let label = format!("{} (pid {pid}) stderr", program.name);
-            tokio::spawn(drain_stderr(stderr, log, label));
-        }
+            tokio::spawn(drain_stderr(stderr, log, label))
+        });
         Ok(LineProcess {
             pid,
             exited,
             to_stdin: Some(to_stdin),
+            sent: AtomicU64::new(0),
+            written,
             from_stdout,
             closed: false,
             reaped: None,
             started: Instant::now(),
+            stderr_drain,
         })
     }
 
@@ -181,7 +200,29 @@ impl LineProcess {
     /// Queues bytes for the bot's stdin. Never blocks; a dead bot's bytes are dropped.
     pub fn send(&self, bytes: impl Into<Vec<u8>>) {
         if let Some(tx) = &self.to_stdin {
-            let _ = tx.send(bytes.into());
+            if tx.send(bytes.into()).is_ok() {
+                self.sent.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Waits until everything [`LineProcess::send`] queued has been written
+    /// into the bot's stdin, or until `deadline`. False means a write is
+    /// still blocked at the deadline: the bot stopped reading its stdin and
+    /// the pipe is full. Bytes dropped for a dead bot count as written.
+    pub async fn flushed_before(&mut self, deadline: Instant) -> bool {
+        let sent = self.sent.load(Ordering::Relaxed);
+        let until = tokio::time::Instant::from_std(deadline);
+        loop {
+            if *self.written.borrow_and_update() >= sent {
+                return true;
+            }
+            match tokio::time::timeout_at(until, self.written.changed()).await {
+                Err(_) => return false,
+                // The writer is gone: nothing more will be written.
+                Ok(Err(_)) => return true,
+                Ok(Ok(())) => {}
+            }
         }
     }
 
@@ -229,7 +270,13 @@ impl LineProcess {
     pub async fn shutdown(mut self, grace: Duration) -> Option<Reaped> {
         self.close_stdin();
         let _ = tokio::time::timeout(grace, self.exited.exited()).await;
-        self.kill().await
+        let reaped = self.kill().await;
+        // The group is dead, so stderr is at its end (unless a process
+        // escaped the group): let the drain log what is left.
+        if let Some(drain) = self.stderr_drain.take() {
+            let _ = tokio::time::timeout(STDERR_LAST_WORDS, drain).await;
+        }
+        reaped
     }
 
     /// CPU time and exit, once reaped.

@@ -1,6 +1,7 @@
 //! The one place that joins each challenge's pure rules and codec to the
 //! transport and the tournament runner.
 
+pub mod gun_duel;
 pub mod meta_ttt;
 
 use crate::bot::{BotLog, BotProgram};
@@ -32,6 +33,7 @@ pub struct RunContext {
 pub async fn run(id: ChallengeId, ctx: RunContext) -> Result<RunReport> {
     match id {
         ChallengeId::MetaTtt => meta_ttt::run(ctx).await,
+        ChallengeId::GunDuel => gun_duel::run(ctx).await,
         other => Err(Error::input(format!(
             "the {other} challenge is not available in this version of the referee"
         ))),
@@ -47,6 +49,7 @@ pub fn standings(
 ) -> Result<String> {
     match ChallengeId::parse(&spec.challenge) {
         Some(ChallengeId::MetaTtt) => meta_ttt::standings(store, row, spec, format),
+        Some(ChallengeId::GunDuel) => gun_duel::standings(store, row, spec, format),
         _ => Err(Error::machine(format!(
             "tournament {} is a {} tournament, which this version cannot show",
             row.id, spec.challenge
@@ -68,6 +71,7 @@ pub async fn check(args: crate::cli::CheckArgs, cancel: CancellationToken) -> Re
 pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     match args.challenge {
         ChallengeId::MetaTtt => meta_ttt::play(args, cancel).await,
+        ChallengeId::GunDuel => gun_duel::play(args, cancel).await,
         other => Err(Error::input(format!(
             "`referee play {other}` is not available yet"
         ))),
@@ -116,16 +120,37 @@ impl ChallengeId {
     pub fn check_setting(self, key: &str, value: &str) -> std::result::Result<(), String> {
         match self {
             ChallengeId::MetaTtt => game_meta_ttt::Settings::default().set(key, value),
+            ChallengeId::GunDuel => game_gun_duel::Settings::default().apply(key, value),
             _ => Err(format!(
                 "the {self} challenge is not available in this version of the referee"
             )),
         }
     }
 
+    /// Checks a bot.toml `interface` value; the caller adds file and line.
+    pub fn check_interface(self, value: &str) -> std::result::Result<(), String> {
+        match self {
+            ChallengeId::GunDuel => game_gun_duel::Interface::parse(value).map(|_| ()),
+            other => Err(format!(
+                "`interface` is a gun-duel setting; this is a {other} tournament"
+            )),
+        }
+    }
+
+    /// Games in flight when `--jobs` is not given: one per core, except
+    /// where a game keeps two bots thinking at once (a gun-duel duel asks
+    /// both bots together), so that bot processes never outnumber cores.
+    pub fn default_jobs(self, cores: usize) -> usize {
+        match self {
+            ChallengeId::GunDuel => (cores / 2).max(1),
+            _ => cores.max(1),
+        }
+    }
+
     /// Refuses challenges this build cannot run yet, with one clear line.
     pub fn ensure_available(self) -> Result<()> {
         match self {
-            ChallengeId::MetaTtt => Ok(()),
+            ChallengeId::MetaTtt | ChallengeId::GunDuel => Ok(()),
             other => Err(Error::input(format!(
                 "the {other} challenge is not available in this version of the referee"
             ))),

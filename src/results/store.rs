@@ -154,6 +154,26 @@ impl Store {
         Ok(found)
     }
 
+    /// Every stored game of `challenge` whose key starts with `prefix`, for
+    /// challenges whose plan grows as results come in (a resume loads them
+    /// all before replaying). Uses the primary key's order: no table scan.
+    pub fn games_with_prefix(&self, challenge: &str, prefix: &str) -> Result<Vec<GameRow>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT game_key, seed, record FROM games
+             WHERE challenge = ?1 AND game_key >= ?2 AND game_key < ?2 || char(1114111)
+             ORDER BY game_key",
+        )?;
+        let rows = stmt.query_map(params![challenge, prefix], |r| {
+            Ok(GameRow {
+                game_key: r.get(0)?,
+                seed: r.get(1)?,
+                record: r.get(2)?,
+            })
+        })?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(Error::from)
+    }
+
     /// Stores finished games and adds play time to a tournament, in one transaction.
     pub fn commit(
         &mut self,
@@ -250,5 +270,31 @@ mod tests {
         assert_eq!(found["k1"].seed, 7);
         assert!(s.games("forty", &["k1".to_string()]).unwrap().is_empty());
         assert_eq!(s.find_tournament(None).unwrap().map(|t| t.id), Some(t.id));
+    }
+
+    #[test]
+    fn games_with_a_prefix_are_exactly_those_of_the_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("results.db")).unwrap();
+        let t = s.tournament("gun-duel", "id-1", "{}").unwrap();
+        let rows: Vec<GameRow> = ["ab/1", "ab/2", "ab/\u{e9}", "ab", "ab0", "aa/9", "ac/1"]
+            .iter()
+            .map(|k| GameRow {
+                game_key: (*k).to_string(),
+                seed: 0,
+                record: "{}".into(),
+            })
+            .collect();
+        s.commit(t.id, "gun-duel", &rows, 0.0).unwrap();
+        s.commit(t.id, "forty", &rows[..1], 0.0).unwrap();
+        let keys: Vec<String> = s
+            .games_with_prefix("gun-duel", "ab/")
+            .unwrap()
+            .into_iter()
+            .map(|g| g.game_key)
+            .collect();
+        assert_eq!(keys, ["ab/1", "ab/2", "ab/\u{e9}"]);
+        assert_eq!(s.games_with_prefix("forty", "ab/").unwrap().len(), 1);
+        assert!(s.games_with_prefix("gun-duel", "zz/").unwrap().is_empty());
     }
 }

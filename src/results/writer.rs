@@ -1,10 +1,17 @@
 //! The single results writer: a thread that owns the database connection.
 //! Games send finished records to it; it commits each one before
 //! acknowledging, so nothing is reported that is not durable.
+//!
+//! Commits that queue up while the thread is busy go into one transaction
+//! (each is still acknowledged only once that transaction is committed), so
+//! a fast stream of short games is not limited by one transaction per game.
 
 use super::store::{GameRow, Store};
 use crate::error::{Error, Result};
 use tokio::sync::{mpsc, oneshot};
+
+/// Commits the writer folds into one transaction at most.
+const BATCH: usize = 256;
 
 struct Commit {
     games: Vec<GameRow>,
@@ -16,6 +23,21 @@ struct Commit {
 #[derive(Clone)]
 pub struct Writer {
     tx: mpsc::UnboundedSender<Commit>,
+}
+
+/// A commit handed to the writer; [`Pending::wait`] returns once it is durable.
+#[must_use = "a commit is durable only once `wait` returns Ok"]
+pub struct Pending {
+    wait: oneshot::Receiver<Result<()>>,
+}
+
+impl Pending {
+    /// Waits until the commit is durable (or failed).
+    pub async fn wait(self) -> Result<()> {
+        self.wait
+            .await
+            .map_err(|_| Error::machine("the results writer has stopped"))?
+    }
 }
 
 impl Writer {
@@ -30,17 +52,35 @@ impl Writer {
             .name("results-writer".into())
             .spawn(move || {
                 let mut store = store;
-                while let Some(c) = rx.blocking_recv() {
-                    let r = store.commit(tournament_id, &challenge, &c.games, c.play_seconds);
-                    let _ = c.done.send(r);
+                while let Some(first) = rx.blocking_recv() {
+                    let mut batch = vec![first];
+                    while batch.len() < BATCH {
+                        match rx.try_recv() {
+                            Ok(c) => batch.push(c),
+                            Err(_) => break,
+                        }
+                    }
+                    let games: Vec<GameRow> =
+                        batch.iter().flat_map(|c| c.games.iter().cloned()).collect();
+                    let seconds: f64 = batch.iter().map(|c| c.play_seconds).sum();
+                    let r = store.commit(tournament_id, &challenge, &games, seconds);
+                    for c in batch {
+                        let each = match &r {
+                            Ok(()) => Ok(()),
+                            Err(e) => Err(Error::machine(e.to_string())),
+                        };
+                        let _ = c.done.send(each);
+                    }
                 }
             })
             .map_err(|e| Error::machine(format!("cannot start the results writer thread: {e}")))?;
         Ok((Writer { tx }, handle))
     }
 
-    /// Commits games (and play time) and waits until they are durable.
-    pub async fn commit(&self, games: Vec<GameRow>, play_seconds: f64) -> Result<()> {
+    /// Hands games (and play time) to the writer without waiting; the
+    /// returned [`Pending`] says when they are durable. Commits are applied
+    /// in the order they are sent.
+    pub fn send(&self, games: Vec<GameRow>, play_seconds: f64) -> Result<Pending> {
         let (done, wait) = oneshot::channel();
         self.tx
             .send(Commit {
@@ -49,7 +89,58 @@ impl Writer {
                 done,
             })
             .map_err(|_| Error::machine("the results writer has stopped"))?;
-        wait.await
-            .map_err(|_| Error::machine("the results writer has stopped"))?
+        Ok(Pending { wait })
+    }
+
+    /// Commits games (and play time) and waits until they are durable.
+    pub async fn commit(&self, games: Vec<GameRow>, play_seconds: f64) -> Result<()> {
+        self.send(games, play_seconds)?.wait().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn queued_commits_are_all_durable_and_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.db");
+        let mut store = Store::open(&path).unwrap();
+        let t = store.tournament("gun-duel", "id", "{}").unwrap();
+        let (writer, thread) = Writer::start(store, t.id, "gun-duel".into()).unwrap();
+        let row = |k: &str, r: &str| GameRow {
+            game_key: k.into(),
+            seed: 1,
+            record: r.into(),
+        };
+        // Sent without waiting: they may share a transaction.
+        let mut pending = Vec::new();
+        for i in 0..50 {
+            pending.push(
+                writer
+                    .send(vec![row(&format!("k{i}"), "first")], 0.5)
+                    .unwrap(),
+            );
+        }
+        // The same key again, later: the later record wins.
+        pending.push(writer.send(vec![row("k0", "second")], 0.0).unwrap());
+        for p in pending {
+            p.wait().await.unwrap();
+        }
+        drop(writer);
+        thread.join().unwrap();
+        let mut store = Store::open(&path).unwrap();
+        let keys: Vec<String> = (0..50).map(|i| format!("k{i}")).collect();
+        let found = store.games("gun-duel", &keys).unwrap();
+        assert_eq!(found.len(), 50);
+        assert_eq!(found["k0"].record, "second");
+        assert_eq!(
+            store
+                .tournament("gun-duel", "id", "{}")
+                .unwrap()
+                .play_seconds,
+            25.0
+        );
     }
 }

@@ -54,6 +54,11 @@ impl TournamentSpec {
         for b in &self.bots {
             field(&b.name);
             field(&b.fingerprint);
+            // Only gun-duel bots have one; other identities are unchanged.
+            if let Some(interface) = &b.interface {
+                field("interface");
+                field(interface);
+            }
         }
         h.finalize().to_hex()[..32].to_string()
     }

@@ -160,3 +160,36 @@ async fn shutdown_kills_a_bot_that_ignores_eof_and_its_children() {
     }
     assert!(!alive(child), "the bot's child survived the shutdown");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bot_that_stops_reading_its_stdin_leaves_writes_blocked() {
+    let home = tempfile::tempdir().unwrap();
+    // Reads nothing, keeps stdin open: the pipe fills and the write blocks.
+    let mut deaf = start(&["sleep", "30"], home.path(), BotLog::discard());
+    deaf.send(vec![b'F'; 1 << 20]);
+    let began = Instant::now();
+    assert!(
+        !deaf
+            .flushed_before(Instant::now() + Duration::from_millis(300))
+            .await
+    );
+    assert!(began.elapsed() >= Duration::from_millis(300));
+    // Once the bot is killed the rest is dropped: nothing is left to wait for.
+    deaf.kill().await;
+    assert!(deaf.flushed_before(Instant::now() + T).await);
+
+    // A bot that reads everything is flushed as soon as it has read it.
+    let mut reader = start(
+        &["sh", "-c", "cat >/dev/null"],
+        home.path(),
+        BotLog::discard(),
+    );
+    reader.send(vec![b'F'; 1 << 20]);
+    reader.send("more\n");
+    assert!(reader.flushed_before(Instant::now() + T).await);
+    assert!(
+        reader.flushed_before(Instant::now()).await,
+        "nothing new was sent"
+    );
+    reader.kill().await;
+}

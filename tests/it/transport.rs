@@ -3,7 +3,7 @@
 
 use crate::common::{alive, bot, c_bot, python, root};
 use game_core::Ending;
-use referee::bot::{run_once, BotProgram, Limits, Outcome};
+use referee::bot::{run_once, run_once_with, BotProgram, Limits, OnOverflow, Outcome};
 use referee_sandbox::Confinement;
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
@@ -193,4 +193,27 @@ async fn cancelling_stops_a_call_at_once() {
     let out = run_once(&p, &[], &limits, &cancel).await;
     assert_eq!(out.reply.ending, Ending::Cancelled);
     assert!(start.elapsed() < Duration::from_millis(1000));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_whose_stdout_is_only_logged_keeps_the_cap_and_runs_on() {
+    let home = tempfile::tempdir().unwrap();
+    // 1 MB on stdout, then a status: with `Discard` the flood is no failure.
+    let p = program(
+        &["sh", "-c", "head -c 1000000 /dev/zero; exit 48"],
+        home.path(),
+    );
+    let out = run_once_with(
+        &p,
+        &[],
+        &LIMITS,
+        OnOverflow::Discard,
+        &CancellationToken::new(),
+    )
+    .await;
+    assert_eq!(out.reply.ending, Ending::Exited(48));
+    assert_eq!(out.reply.stdout.len(), 4096);
+    // The same call under the default kills at the cap.
+    let out = run_once(&p, &[], &LIMITS, &CancellationToken::new()).await;
+    assert_eq!(out.reply.ending, Ending::TooLong);
 }
