@@ -2,12 +2,13 @@
 //! Games send finished records to it; it commits each one before
 //! acknowledging, so nothing is reported that is not durable.
 
-use super::store::{GameRow, Store};
+use super::store::{Checkpoint, GameRow, Store};
 use crate::error::{Error, Result};
 use tokio::sync::{mpsc, oneshot};
 
 struct Commit {
     games: Vec<GameRow>,
+    checkpoint: Option<Checkpoint>,
     play_seconds: f64,
     done: oneshot::Sender<Result<()>>,
 }
@@ -31,7 +32,13 @@ impl Writer {
             .spawn(move || {
                 let mut store = store;
                 while let Some(c) = rx.blocking_recv() {
-                    let r = store.commit(tournament_id, &challenge, &c.games, c.play_seconds);
+                    let r = store.commit_with(
+                        tournament_id,
+                        &challenge,
+                        &c.games,
+                        c.checkpoint.as_ref(),
+                        c.play_seconds,
+                    );
                     let _ = c.done.send(r);
                 }
             })
@@ -41,10 +48,22 @@ impl Writer {
 
     /// Commits games (and play time) and waits until they are durable.
     pub async fn commit(&self, games: Vec<GameRow>, play_seconds: f64) -> Result<()> {
+        self.commit_with(games, None, play_seconds).await
+    }
+
+    /// Commits games together with the checkpoint that follows them, in one
+    /// transaction, and waits until both are durable.
+    pub async fn commit_with(
+        &self,
+        games: Vec<GameRow>,
+        checkpoint: Option<Checkpoint>,
+        play_seconds: f64,
+    ) -> Result<()> {
         let (done, wait) = oneshot::channel();
         self.tx
             .send(Commit {
                 games,
+                checkpoint,
                 play_seconds,
                 done,
             })
