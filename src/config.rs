@@ -34,6 +34,8 @@ pub struct Resolved {
     /// Per bot (same order as `spec.bots`).
     pub builds: Vec<Option<Build>>,
     pub instructions: Instructions,
+    /// Whether a `seed:` header or `--seed` chose the seed (else it is 0).
+    pub seed_given: bool,
 }
 
 /// Default seconds a bot.toml build may take.
@@ -100,8 +102,10 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
             }
         }
     }
+    let mut seed_given = instructions.header("seed").is_some();
     if let Some(s) = over.seed {
         seed = s;
+        seed_given = true;
     }
     for (key, value) in &over.settings {
         challenge
@@ -155,6 +159,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         },
         builds,
         instructions,
+        seed_given,
     })
 }
 
