@@ -910,3 +910,62 @@ async fn cancellation_abandons_the_game_and_kills_the_call() {
     assert!(started.elapsed() < std::time::Duration::from_secs(4));
     assert_eq!(t, before);
 }
+
+// ---------------------------------------------------------------------------
+// The bundled example.
+
+#[test]
+fn the_example_tournament_runs_and_its_bots_never_fault() {
+    let src = root().join("examples/bots/heist");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        src.join("instructions.txt"),
+        dir.path().join("instructions.txt"),
+    )
+    .unwrap();
+    for (name, files) in [
+        ("planner", &["bot.py", "bot.toml"][..]),
+        ("crosser", &["crosser.c", "bot.toml"]),
+        ("snitch", &["bot.js", "bot.toml"]),
+        ("passive", &["bot.sh", "bot.toml"]),
+    ] {
+        std::fs::create_dir(dir.path().join(name)).unwrap();
+        for f in files {
+            std::fs::copy(src.join(name).join(f), dir.path().join(name).join(f)).unwrap();
+        }
+    }
+    // A few games are enough to see every bot answer; a generous limit
+    // because `python3` may be a slow shim on a loaded machine.
+    let out = referee(
+        dir.path(),
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--games",
+            "6",
+            "--timeout-ms",
+            "20000",
+            "--quiet",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        dir.path().join("crosser/crosser").is_file(),
+        "built by bot.toml"
+    );
+    let rows = json_rows(dir.path());
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        assert_eq!(r["faults"], serde_json::json!({}), "{r}");
+        assert_eq!(r["tournaments"], 2);
+    }
+    let logs: String = (1..=2)
+        .map(|t| {
+            std::fs::read_to_string(dir.path().join(format!("heist-logs/tournament-{t}.log")))
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(blocks(&logs).len(), 12);
+    assert!(logs.contains("\ncrosser bet 1.\n"));
+    assert!(logs.contains("\npassive bet 0.\n"));
+}
