@@ -217,7 +217,7 @@ async fn run_pass(
     let overrides = Overrides {
         challenge: args.challenge,
         seed: args.seed,
-        settings: args.settings.clone(),
+        settings: args.setting_overrides(),
     };
     let resolved = config::resolve(&path, &overrides)?;
     resolved.challenge.ensure_available()?;
@@ -285,6 +285,26 @@ async fn run_pass(
         )));
     }
 
+    if !resolved.seed_given && resolved.challenge.draws_default_seed() {
+        spec.seed = match earlier_seed(&store, &spec)? {
+            Some(seed) => {
+                progress.say(&format!(
+                    "seed {seed}, from the earlier run of this tournament in {} (pass --seed to choose)",
+                    db.display()
+                ));
+                seed
+            }
+            None => {
+                let seed = rand::random();
+                progress.say(&format!(
+                    "seed {seed}, drawn at random and recorded in {}",
+                    db.display()
+                ));
+                seed
+            }
+        };
+    }
+
     let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
     let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
     // Each bot's folder exists before its confinement is prepared, so the
@@ -320,6 +340,7 @@ async fn run_pass(
         programs,
         logs,
         store,
+        db: db.clone(),
         tournament_id: row.id,
         jobs,
         cancel: cancel.clone(),
@@ -341,6 +362,25 @@ async fn run_pass(
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(0)
+}
+
+/// The seed of the latest stored tournament that is `spec` but for its seed.
+fn earlier_seed(store: &Store, spec: &TournamentSpec) -> Result<Option<u64>> {
+    let rows = store.tournaments()?;
+    for row in rows.iter().rev() {
+        if row.challenge != spec.challenge {
+            continue;
+        }
+        let Ok(stored) = serde_json::from_str::<TournamentSpec>(&row.description) else {
+            continue;
+        };
+        let mut candidate = spec.clone();
+        candidate.seed = stored.seed;
+        if candidate.identity() == row.identity {
+            return Ok(Some(stored.seed));
+        }
+    }
+    Ok(None)
 }
 
 /// A bot's process settings from its spec.

@@ -82,6 +82,37 @@ pub struct RunArgs {
     /// A challenge setting, overriding its header key (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::config::parse_set)]
     pub settings: Vec<(String, String)>,
+    /// Same as `--set timeout-ms=N`.
+    #[arg(long, value_name = "N")]
+    pub timeout_ms: Option<u64>,
+    /// Same as `--set games=N` (heist).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// Same as `--set tournaments=N` (heist).
+    #[arg(long, value_name = "N")]
+    pub tournaments: Option<u32>,
+    /// Same as `--set rabble=N` (heist).
+    #[arg(long, value_name = "N")]
+    pub rabble: Option<usize>,
+}
+
+impl RunArgs {
+    /// `--set` pairs, then the named setting flags (which win).
+    pub fn setting_overrides(&self) -> Vec<(String, String)> {
+        let mut all = self.settings.clone();
+        let named = [
+            ("timeout-ms", self.timeout_ms.map(|v| v.to_string())),
+            ("games", self.games.map(|v| v.to_string())),
+            ("tournaments", self.tournaments.map(|v| v.to_string())),
+            ("rabble", self.rabble.map(|v| v.to_string())),
+        ];
+        for (key, value) in named {
+            if let Some(value) = value {
+                all.push((key.to_string(), value));
+            }
+        }
+        all
+    }
 }
 
 #[derive(Debug, Args)]
@@ -103,6 +134,18 @@ pub struct PlayArgs {
     /// Seed of the game's randomness.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Games to play (heist; default 1).
+    #[arg(long, value_name = "N")]
+    pub games: Option<u32>,
+    /// Size of the rabble pool (heist; default 500).
+    #[arg(long, value_name = "N")]
+    pub rabble: Option<usize>,
+    /// The bots' names, comma-separated (heist; default bot1, bot2, ...).
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub names: Option<Vec<String>>,
+    /// Show every call: its argv, raw output, exit status and time (heist).
+    #[arg(long)]
+    pub trace: bool,
     /// Interface of bot A (gun-duel).
     #[arg(long, value_enum, value_name = "K")]
     pub interface_a: Option<InterfaceArg>,

@@ -36,6 +36,8 @@ pub struct Resolved {
     /// Per bot: files that do not count as a change of the bot.
     pub ignores: Vec<Vec<String>>,
     pub instructions: Instructions,
+    /// Whether a `seed:` header or `--seed` chose the seed (else it is 0).
+    pub seed_given: bool,
 }
 
 /// Default seconds a bot.toml build may take.
@@ -102,8 +104,10 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
             }
         }
     }
+    let mut seed_given = instructions.header("seed").is_some();
     if let Some(s) = over.seed {
         seed = s;
+        seed_given = true;
     }
     for (key, value) in &over.settings {
         challenge
@@ -161,6 +165,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         builds,
         ignores,
         instructions,
+        seed_given,
     })
 }
 

@@ -558,6 +558,7 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         jobs,
         cancel,
         progress,
+        ..
     } = ctx;
     let (settings, interfaces) = resolve(&spec).map_err(Error::input)?;
     let stored = load(&store, &spec)?;

@@ -2,6 +2,7 @@
 //! transport and the tournament runner.
 
 pub mod gun_duel;
+pub mod heist;
 pub mod meta_ttt;
 
 use crate::bot::{BotLog, BotProgram};
@@ -12,6 +13,7 @@ use crate::results::{Store, TournamentRow};
 use crate::standings::Format;
 use crate::tournament::{RunReport, TournamentSpec};
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
@@ -23,6 +25,8 @@ pub struct RunContext {
     pub programs: Vec<BotProgram>,
     pub logs: Vec<BotLog>,
     pub store: Store,
+    /// The results database's path (heist keeps its logs beside it).
+    pub db: PathBuf,
     pub tournament_id: i64,
     pub jobs: usize,
     pub cancel: CancellationToken,
@@ -34,6 +38,7 @@ pub async fn run(id: ChallengeId, ctx: RunContext) -> Result<RunReport> {
     match id {
         ChallengeId::MetaTtt => meta_ttt::run(ctx).await,
         ChallengeId::GunDuel => gun_duel::run(ctx).await,
+        ChallengeId::Heist => heist::run(ctx).await,
         other => Err(Error::input(format!(
             "the {other} challenge is not available in this version of the referee"
         ))),
@@ -50,6 +55,7 @@ pub fn standings(
     match ChallengeId::parse(&spec.challenge) {
         Some(ChallengeId::MetaTtt) => meta_ttt::standings(store, row, spec, format),
         Some(ChallengeId::GunDuel) => gun_duel::standings(store, row, spec, format),
+        Some(ChallengeId::Heist) => heist::standings(store, row, spec, format),
         _ => Err(Error::machine(format!(
             "tournament {} is a {} tournament, which this version cannot show",
             row.id, spec.challenge
@@ -72,6 +78,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     match args.challenge {
         ChallengeId::MetaTtt => meta_ttt::play(args, cancel).await,
         ChallengeId::GunDuel => gun_duel::play(args, cancel).await,
+        ChallengeId::Heist => heist::play(args, cancel).await,
         other => Err(Error::input(format!(
             "`referee play {other}` is not available yet"
         ))),
@@ -121,6 +128,7 @@ impl ChallengeId {
         match self {
             ChallengeId::MetaTtt => game_meta_ttt::Settings::default().set(key, value),
             ChallengeId::GunDuel => game_gun_duel::Settings::default().apply(key, value),
+            ChallengeId::Heist => heist::check_setting(key, value),
             _ => Err(format!(
                 "the {self} challenge is not available in this version of the referee"
             )),
@@ -150,11 +158,20 @@ impl ChallengeId {
     /// Refuses challenges this build cannot run yet, with one clear line.
     pub fn ensure_available(self) -> Result<()> {
         match self {
-            ChallengeId::MetaTtt | ChallengeId::GunDuel => Ok(()),
+            ChallengeId::MetaTtt | ChallengeId::GunDuel | ChallengeId::Heist => Ok(()),
             other => Err(Error::input(format!(
                 "the {other} challenge is not available in this version of the referee"
             ))),
         }
+    }
+}
+
+impl ChallengeId {
+    /// Whether a run without a seed draws one at random (and records it)
+    /// rather than using 0. Such a run continues the latest stored
+    /// tournament with the same settings and bots, whatever its seed.
+    pub fn draws_default_seed(self) -> bool {
+        matches!(self, ChallengeId::Heist)
     }
 }
 

@@ -8,5 +8,5 @@
 mod store;
 mod writer;
 
-pub use store::{GameRow, Store, TournamentRow};
+pub use store::{Checkpoint, GameRow, Store, TournamentRow};
 pub use writer::Writer;

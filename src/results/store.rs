@@ -30,6 +30,13 @@ CREATE TABLE IF NOT EXISTS builds (
     content       TEXT NOT NULL,         -- the folder's content hash after the build
     built_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (folder, command)
+CREATE TABLE IF NOT EXISTS checkpoints (
+    challenge      TEXT NOT NULL,
+    checkpoint_key TEXT NOT NULL,
+    state          TEXT NOT NULL,         -- JSON, what a challenge needs to continue
+    tournament_id  INTEGER NOT NULL REFERENCES tournaments(id),
+    updated_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (challenge, checkpoint_key)
 );
 ";
 
@@ -49,6 +56,16 @@ pub struct GameRow {
     pub game_key: String,
     pub seed: i64,
     pub record: String,
+}
+
+/// The state a challenge needs to continue a sequence of games (heist: a
+/// tournament's players between two games). Stored under a key, replaced
+/// in the same transaction as the game that produced it, so the state and
+/// the stored games never disagree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkpoint {
+    pub key: String,
+    pub state: String,
 }
 
 /// An open results database.
@@ -174,12 +191,36 @@ impl Store {
             .map_err(Error::from)
     }
 
+    /// The stored checkpoint of `challenge` under `key`.
+    pub fn checkpoint(&self, challenge: &str, key: &str) -> Result<Option<String>> {
+        self.conn
+            .prepare_cached(
+                "SELECT state FROM checkpoints WHERE challenge = ?1 AND checkpoint_key = ?2",
+            )?
+            .query_row(params![challenge, key], |r| r.get(0))
+            .optional()
+            .map_err(Error::from)
+    }
+
     /// Stores finished games and adds play time to a tournament, in one transaction.
     pub fn commit(
         &mut self,
         tournament_id: i64,
         challenge: &str,
         games: &[GameRow],
+        play_seconds: f64,
+    ) -> Result<()> {
+        self.commit_with(tournament_id, challenge, games, &[], play_seconds)
+    }
+
+    /// [`Store::commit`] plus a checkpoint, all in one transaction: either the
+    /// games and the state after them are stored, or neither is.
+    pub fn commit_with(
+        &mut self,
+        tournament_id: i64,
+        challenge: &str,
+        games: &[GameRow],
+        checkpoints: &[Checkpoint],
         play_seconds: f64,
     ) -> Result<()> {
         let tx = self.conn.transaction()?;
@@ -195,6 +236,16 @@ impl Store {
                     g.record,
                     tournament_id
                 ])?;
+            }
+            // In order: a later checkpoint under the same key replaces an earlier one.
+            for c in checkpoints {
+                tx.prepare_cached(
+                    "INSERT INTO checkpoints (challenge, checkpoint_key, state, tournament_id) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT(challenge, checkpoint_key) DO UPDATE SET state = excluded.state,
+                         tournament_id = excluded.tournament_id,
+                         updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+                )?
+                .execute(params![challenge, c.key, c.state, tournament_id])?;
             }
             if play_seconds > 0.0 {
                 tx.execute(
@@ -296,5 +347,56 @@ mod tests {
         assert_eq!(keys, ["ab/1", "ab/2", "ab/\u{e9}"]);
         assert_eq!(s.games_with_prefix("forty", "ab/").unwrap().len(), 1);
         assert!(s.games_with_prefix("gun-duel", "zz/").unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_checkpoint_is_replaced_with_its_game_and_kept_per_challenge() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.db");
+        let game = |k: &str| GameRow {
+            game_key: k.into(),
+            seed: 1,
+            record: "{}".into(),
+        };
+        let state = |s: &str| Checkpoint {
+            key: "t1".into(),
+            state: s.into(),
+        };
+        {
+            let mut s = Store::open(&path).unwrap();
+            let t = s.tournament("heist", "id-1", "{}").unwrap();
+            assert_eq!(s.checkpoint("heist", "t1").unwrap(), None);
+            s.commit_with(t.id, "heist", &[game("g0")], &[state("after 0")], 0.0)
+                .unwrap();
+            s.commit_with(t.id, "heist", &[game("g1")], &[state("after 1")], 0.0)
+                .unwrap();
+        }
+        let s = Store::open(&path).unwrap();
+        assert_eq!(
+            s.checkpoint("heist", "t1").unwrap().as_deref(),
+            Some("after 1")
+        );
+        assert_eq!(s.checkpoint("forty", "t1").unwrap(), None);
+        let keys = ["g0".to_string(), "g1".to_string()];
+        assert_eq!(s.games("heist", &keys).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_failed_transaction_stores_neither_game_nor_checkpoint() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("results.db")).unwrap();
+        let row = GameRow {
+            game_key: "g0".into(),
+            seed: 1,
+            record: "{}".into(),
+        };
+        let c = Checkpoint {
+            key: "t1".into(),
+            state: "after 0".into(),
+        };
+        // No tournament 99: the foreign key fails the whole transaction.
+        assert!(s.commit_with(99, "heist", &[row], &[c], 0.0).is_err());
+        assert_eq!(s.checkpoint("heist", "t1").unwrap(), None);
+        assert!(s.games("heist", &["g0".to_string()]).unwrap().is_empty());
     }
 }

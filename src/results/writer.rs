@@ -6,7 +6,7 @@
 //! (each is still acknowledged only once that transaction is committed), so
 //! a fast stream of short games is not limited by one transaction per game.
 
-use super::store::{GameRow, Store};
+use super::store::{Checkpoint, GameRow, Store};
 use crate::error::{Error, Result};
 use tokio::sync::{mpsc, oneshot};
 
@@ -15,6 +15,7 @@ const BATCH: usize = 256;
 
 struct Commit {
     games: Vec<GameRow>,
+    checkpoint: Option<Checkpoint>,
     play_seconds: f64,
     done: oneshot::Sender<Result<()>>,
 }
@@ -62,8 +63,11 @@ impl Writer {
                     }
                     let games: Vec<GameRow> =
                         batch.iter().flat_map(|c| c.games.iter().cloned()).collect();
+                    let checkpoints: Vec<Checkpoint> =
+                        batch.iter().filter_map(|c| c.checkpoint.clone()).collect();
                     let seconds: f64 = batch.iter().map(|c| c.play_seconds).sum();
-                    let r = store.commit(tournament_id, &challenge, &games, seconds);
+                    let r =
+                        store.commit_with(tournament_id, &challenge, &games, &checkpoints, seconds);
                     for c in batch {
                         let each = match &r {
                             Ok(()) => Ok(()),
@@ -81,10 +85,22 @@ impl Writer {
     /// returned [`Pending`] says when they are durable. Commits are applied
     /// in the order they are sent.
     pub fn send(&self, games: Vec<GameRow>, play_seconds: f64) -> Result<Pending> {
+        self.send_with(games, None, play_seconds)
+    }
+
+    /// [`Writer::send`] with the checkpoint that follows the games: both are
+    /// stored in one transaction, or neither.
+    pub fn send_with(
+        &self,
+        games: Vec<GameRow>,
+        checkpoint: Option<Checkpoint>,
+        play_seconds: f64,
+    ) -> Result<Pending> {
         let (done, wait) = oneshot::channel();
         self.tx
             .send(Commit {
                 games,
+                checkpoint,
                 play_seconds,
                 done,
             })
@@ -95,6 +111,19 @@ impl Writer {
     /// Commits games (and play time) and waits until they are durable.
     pub async fn commit(&self, games: Vec<GameRow>, play_seconds: f64) -> Result<()> {
         self.send(games, play_seconds)?.wait().await
+    }
+
+    /// Commits games with the checkpoint that follows them and waits until
+    /// both are durable.
+    pub async fn commit_with(
+        &self,
+        games: Vec<GameRow>,
+        checkpoint: Option<Checkpoint>,
+        play_seconds: f64,
+    ) -> Result<()> {
+        self.send_with(games, checkpoint, play_seconds)?
+            .wait()
+            .await
     }
 }
 

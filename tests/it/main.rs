@@ -3,6 +3,7 @@
 
 mod common;
 mod gun_duel;
+mod heist;
 mod meta_ttt;
 mod organiser_errors;
 mod overnight;

@@ -114,5 +114,5 @@ pub use log::GameLog;
 pub use player::{Player, Seat};
 pub use settings::Settings;
 pub use standings::{results_table, Standing, Totals};
-pub use tournament::{game_dice, games_in_tournament, Tournament};
+pub use tournament::{game_dice, game_stream_seed, games_in_tournament, Tournament};
 pub use wire::{Action, Args, Round};

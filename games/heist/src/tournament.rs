@@ -29,10 +29,12 @@ pub fn games_in_tournament(settings: &Settings, master_seed: u64, t: u32) -> u32
 /// The randomness of game `g` (from 0) of tournament `t` (from 1), seeded by
 /// (master seed, t, g) alone so that resumes and parallelism change nothing.
 pub fn game_dice(master_seed: u64, t: u32, g: u32) -> GameRng {
-    rng(game_seed(
-        master_seed,
-        &format!("heist/tournament-{t}/game-{g}"),
-    ))
+    rng(game_stream_seed(master_seed, t, g))
+}
+
+/// The seed of [`game_dice`]`(master_seed, t, g)`, for records.
+pub fn game_stream_seed(master_seed: u64, t: u32, g: u32) -> u64 {
+    game_seed(master_seed, &format!("heist/tournament-{t}/game-{g}"))
 }
 
 /// The state of one tournament between games: everything a resume needs
