@@ -179,6 +179,7 @@ fn program_for(spec: &TournamentSpec, bot: &tournament::BotSpec) -> BotProgram {
         cwd: spec.dir.clone(),
         folder: bot.folder.clone(),
         confinement: Confinement::minimal(),
+        env: Vec::new(),
     }
 }
 

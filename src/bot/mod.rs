@@ -9,5 +9,5 @@ pub mod program;
 
 pub use log::BotLog;
 pub use one_shot::{run_once, Limits, Outcome};
-pub use persistent::{Frame, Framing, Incoming, LineProcess};
+pub use persistent::{Batch, Frame, Framing, Incoming, LineProcess};
 pub use program::BotProgram;

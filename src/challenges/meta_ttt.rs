@@ -364,6 +364,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             cwd: cwd.clone(),
             folder: cwd.clone(),
             confinement: Confinement::minimal(),
+            env: Vec::new(),
         });
     }
     let log = BotLog::discard();
