@@ -168,6 +168,14 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
         ));
         return Ok(EXIT_INTERRUPTED);
     }
+    if let Some(reason) = report.stopped {
+        return Err(Error::machine(format!(
+            "the tournament stopped early: {reason}; {} of {} games are in {}",
+            report.already_done + report.played,
+            report.total,
+            db.display()
+        )));
+    }
     Ok(0)
 }
 

@@ -80,6 +80,10 @@ pub struct PlayArgs {
     /// Seed of the game's randomness.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// The dice to use first, comma-separated; `v*n` repeats v n times
+    /// (forty). The seeded generator continues when the list runs out.
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -1,7 +1,7 @@
 //! Human-facing progress on stderr: never mixed into the standings on stdout.
 
-use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Progress reporting for one run.
@@ -11,6 +11,8 @@ pub struct Progress {
     total: AtomicUsize,
     done: AtomicUsize,
     started: Instant,
+    /// A bar drawn with `\r` is on the last line of the terminal.
+    bar_shown: AtomicBool,
 }
 
 impl Progress {
@@ -20,13 +22,41 @@ impl Progress {
             total: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
             started: Instant::now(),
+            bar_shown: AtomicBool::new(false),
         }
     }
 
     /// A message line (stderr), unless quiet.
     pub fn say(&self, line: &str) {
         if !self.quiet {
-            let _ = writeln!(std::io::stderr().lock(), "{line}");
+            let mut err = std::io::stderr().lock();
+            if self.bar_shown.swap(false, Ordering::Relaxed) {
+                let _ = writeln!(err);
+            }
+            let _ = writeln!(err, "{line}");
+        }
+    }
+
+    /// Whether a progress bar would be shown: not quiet, and stderr is a
+    /// terminal.
+    pub fn shows_bar(&self) -> bool {
+        !self.quiet && std::io::stderr().is_terminal()
+    }
+
+    /// Redraws a bar in place: `text` starts with `\r` and has no newline.
+    pub fn bar(&self, text: &str) {
+        if self.shows_bar() {
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(text.as_bytes());
+            let _ = err.flush();
+            self.bar_shown.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Ends a bar's line, if one is shown.
+    pub fn end_bar(&self) {
+        if self.bar_shown.swap(false, Ordering::Relaxed) {
+            let _ = writeln!(std::io::stderr().lock());
         }
     }
 

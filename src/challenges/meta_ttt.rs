@@ -337,6 +337,9 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             args.bots.len()
         )));
     }
+    if args.dice.is_some() {
+        return Err(Error::input("--dice is not a meta-ttt option"));
+    }
     let mut settings = Settings::default();
     if let Some(t) = args.timeout_ms {
         settings

@@ -1,6 +1,7 @@
 //! The one place that joins each challenge's pure rules and codec to the
 //! transport and the tournament runner.
 
+pub mod forty;
 pub mod meta_ttt;
 
 use crate::bot::{BotLog, BotProgram};
@@ -32,6 +33,7 @@ pub struct RunContext {
 pub async fn run(id: ChallengeId, ctx: RunContext) -> Result<RunReport> {
     match id {
         ChallengeId::MetaTtt => meta_ttt::run(ctx).await,
+        ChallengeId::Forty => forty::run(ctx).await,
         other => Err(Error::input(format!(
             "the {other} challenge is not available in this version of the referee"
         ))),
@@ -47,6 +49,7 @@ pub fn standings(
 ) -> Result<String> {
     match ChallengeId::parse(&spec.challenge) {
         Some(ChallengeId::MetaTtt) => meta_ttt::standings(store, row, spec, format),
+        Some(ChallengeId::Forty) => forty::standings(store, row, spec, format),
         _ => Err(Error::machine(format!(
             "tournament {} is a {} tournament, which this version cannot show",
             row.id, spec.challenge
@@ -58,6 +61,7 @@ pub fn standings(
 pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     match args.challenge {
         ChallengeId::MetaTtt => meta_ttt::play(args, cancel).await,
+        ChallengeId::Forty => forty::play(args, cancel).await,
         other => Err(Error::input(format!(
             "`referee play {other}` is not available yet"
         ))),
@@ -106,6 +110,7 @@ impl ChallengeId {
     pub fn check_setting(self, key: &str, value: &str) -> std::result::Result<(), String> {
         match self {
             ChallengeId::MetaTtt => game_meta_ttt::Settings::default().set(key, value),
+            ChallengeId::Forty => game_forty::Settings::default().set(key, value),
             _ => Err(format!(
                 "the {self} challenge is not available in this version of the referee"
             )),
@@ -115,7 +120,7 @@ impl ChallengeId {
     /// Refuses challenges this build cannot run yet, with one clear line.
     pub fn ensure_available(self) -> Result<()> {
         match self {
-            ChallengeId::MetaTtt => Ok(()),
+            ChallengeId::MetaTtt | ChallengeId::Forty => Ok(()),
             other => Err(Error::input(format!(
                 "the {other} challenge is not available in this version of the referee"
             ))),
