@@ -845,24 +845,41 @@ pub fn block_key(prefix: &str, block: u64, games: u64) -> String {
     format!("{prefix}{:015}-{:015}", range.start, range.end)
 }
 
-/// The stored blocks of a tournament that belong to its plan, in order.
+/// The key of a row holding only what happened to the processes (crashes,
+/// disqualifications, CPU time) during a run that stopped with no block
+/// left to carry it.
+fn extras_key(prefix: &str) -> String {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{prefix}~{stamp:039}")
+}
+
+/// The stored rows of a tournament that belong to its plan, in key order:
+/// `Some(block)` for a block, `None` for a row of process events only.
 fn load_blocks(
     store: &Store,
     spec: &TournamentSpec,
     s: &Settings,
-    mut each: impl FnMut(u64, BlockRecord),
+    mut each: impl FnMut(Option<u64>, BlockRecord),
 ) -> Result<()> {
     let prefix = block_prefix(spec, s);
+    let extras = format!("{prefix}~");
     store.scan_prefix(&spec.challenge, &prefix, |row| {
         let Ok(record) = serde_json::from_str::<BlockRecord>(&row.record) else {
             return Ok(());
         };
+        if record.version != RECORD_VERSION {
+            return Ok(());
+        }
+        if row.game_key.starts_with(&extras) && record.games[0] == record.games[1] {
+            each(None, record);
+            return Ok(());
+        }
         let block = record.games[0] / BLOCK_GAMES;
-        if record.version == RECORD_VERSION
-            && row.game_key == block_key(&prefix, block, s.games)
-            && record.games[0] % BLOCK_GAMES == 0
+        if record.games[0] % BLOCK_GAMES == 0 && row.game_key == block_key(&prefix, block, s.games)
         {
-            each(block, record);
+            each(Some(block), record);
         }
         Ok(())
     })
@@ -912,13 +929,14 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     let s = settings(&spec).map_err(Error::input)?;
     let n = spec.bots.len();
     let blocks = game_forty::block_count(s.games);
+    prepare_folders(&spec)?;
 
     // What earlier runs committed.
     let mut done = vec![false; usize::try_from(blocks).unwrap_or(usize::MAX).min(1 << 32)];
     let mut stored = Aggregate::new(n);
     let mut events_kept = vec![0usize; n];
     load_blocks(&store, &spec, &s, |block, record| {
-        if let Some(slot) = done.get_mut(block as usize) {
+        if let Some(slot) = block.and_then(|b| done.get_mut(b as usize)) {
             *slot = true;
         }
         stored.merge(&record.aggregate);
@@ -1147,6 +1165,25 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     tell(&progress, &names, &mut engine.notices);
     carry.merge(&engine.extras);
     if !cancelled && failure.is_none() {
+        if held.is_empty() && carry != Aggregate::new(n) {
+            // Stopped early: the crashes and disqualifications that stopped
+            // it are kept even though no block was completed to carry them.
+            let record = BlockRecord {
+                version: RECORD_VERSION,
+                games: [0, 0],
+                aggregate: std::mem::take(&mut carry),
+                events: Vec::new(),
+            };
+            let seconds = mark.elapsed().as_secs_f64();
+            mark = Instant::now();
+            spawn_commit(
+                &mut commits,
+                &writer,
+                &extras_key(&block_prefix(&spec, &s)),
+                record,
+                seconds,
+            );
+        }
         for (i, mut record) in held.into_iter().enumerate() {
             if i == 0 {
                 record.aggregate.merge(&carry);
@@ -1193,6 +1230,19 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     report.interrupted = cancelled;
     report.max_concurrent = s.concurrency;
     Ok(report)
+}
+
+/// Each bot's folder (its HOME) exists before its process starts.
+fn prepare_folders(spec: &TournamentSpec) -> Result<()> {
+    for bot in &spec.bots {
+        std::fs::create_dir_all(&bot.folder).map_err(|e| {
+            Error::machine(format!(
+                "{}: cannot create the bot folder: {e}",
+                bot.folder.display()
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 fn block_key_for(spec: &TournamentSpec, s: &Settings, block: u64) -> String {
