@@ -2,6 +2,7 @@
 //! `referee` binary end to end, resume after a kill, organiser mistakes.
 
 mod common;
+mod forty;
 mod meta_ttt;
 mod organiser_errors;
 mod persistent;
