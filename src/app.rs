@@ -361,6 +361,14 @@ async fn run_pass(
         ));
         return Ok(EXIT_INTERRUPTED);
     }
+    if let Some(reason) = report.stopped {
+        return Err(Error::machine(format!(
+            "the tournament stopped early: {reason}; {} of {} games are in {}",
+            report.already_done + report.played,
+            report.total,
+            db.display()
+        )));
+    }
     Ok(0)
 }
 
@@ -395,6 +403,7 @@ fn program_for(
         cwd: spec.dir.clone(),
         folder: bot.folder.clone(),
         confinement,
+        env: Vec::new(),
     }
 }
 

@@ -31,6 +31,7 @@ pub async fn run_build(
         cwd: folder.to_path_buf(),
         folder: folder.to_path_buf(),
         confinement,
+        env: Vec::new(),
     };
     let limits = Limits {
         deadline: Duration::from_secs(build.timeout_s),

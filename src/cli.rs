@@ -158,6 +158,10 @@ pub struct PlayArgs {
     /// Turn limit of a duel (gun-duel).
     #[arg(long, value_name = "T")]
     pub turns: Option<u32>,
+    /// The dice to use first, comma-separated; `v*n` repeats v n times
+    /// (forty). The seeded generator continues when the list runs out.
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
 }
 
 /// A gun-duel bot interface on the command line.

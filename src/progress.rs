@@ -4,7 +4,7 @@
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -17,6 +17,8 @@ pub struct Progress {
     total: AtomicUsize,
     done: AtomicUsize,
     started: Instant,
+    /// A challenge's own bar drawn with `\r` is on the last line (forty).
+    bar_shown: AtomicBool,
 }
 
 impl Progress {
@@ -28,6 +30,7 @@ impl Progress {
             total: AtomicUsize::new(0),
             done: AtomicUsize::new(0),
             started: Instant::now(),
+            bar_shown: AtomicBool::new(false),
         }
     }
 
@@ -46,9 +49,37 @@ impl Progress {
         self.with_bar(|bar| match bar {
             Some(b) => b.println(line),
             None => {
-                let _ = writeln!(std::io::stderr().lock(), "{line}");
+                let mut err = std::io::stderr().lock();
+                if self.bar_shown.swap(false, Ordering::Relaxed) {
+                    let _ = writeln!(err);
+                }
+                let _ = writeln!(err, "{line}");
             }
         });
+    }
+
+    /// Whether a progress bar would be shown: not quiet, and stderr is a
+    /// terminal.
+    pub fn shows_bar(&self) -> bool {
+        !self.quiet && self.terminal
+    }
+
+    /// Redraws a challenge's own bar in place (forty draws the original's):
+    /// `text` starts with `\r` and has no newline.
+    pub fn bar(&self, text: &str) {
+        if self.shows_bar() {
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(text.as_bytes());
+            let _ = err.flush();
+            self.bar_shown.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Ends a challenge's own bar line, if one is shown.
+    pub fn end_bar(&self) {
+        if self.bar_shown.swap(false, Ordering::Relaxed) {
+            let _ = writeln!(std::io::stderr().lock());
+        }
     }
 
     pub fn start(&self, total: usize, already_done: usize) {

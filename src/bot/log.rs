@@ -21,6 +21,11 @@ struct Inner {
     file: Option<File>,
     written: u64,
     truncated: bool,
+    /// The label of the last section written: a stream that arrives in many
+    /// chunks (a persistent bot's stderr) gets its header once.
+    last_label: String,
+    /// Whether the file ends with a newline (a chunk may end mid-line).
+    at_line_start: bool,
 }
 
 impl BotLog {
@@ -32,6 +37,8 @@ impl BotLog {
                 file: None,
                 written: 0,
                 truncated: false,
+                last_label: String::new(),
+                at_line_start: true,
             })),
         }
     }
@@ -74,12 +81,19 @@ impl BotLog {
         let room = LOG_CAP.saturating_sub(inner.written);
         let take = body.len().min(room as usize);
         let mut text = Vec::with_capacity(take + label.len() + 64);
-        text.extend_from_slice(format!("--- {label}\n").as_bytes());
-        text.extend_from_slice(&body[..take]);
-        if !text.ends_with(b"\n") {
-            text.push(b'\n');
+        if inner.last_label != label {
+            if !inner.at_line_start {
+                text.push(b'\n');
+            }
+            text.extend_from_slice(format!("--- {label}\n").as_bytes());
+            inner.last_label = label.to_string();
         }
+        text.extend_from_slice(&body[..take]);
+        inner.at_line_start = text.ends_with(b"\n");
         if take < body.len() {
+            if !inner.at_line_start {
+                text.push(b'\n');
+            }
             text.extend_from_slice(b"--- log cap reached; later output is discarded\n");
             inner.truncated = true;
         }
@@ -97,4 +111,26 @@ fn open_append(path: &Path) -> std::io::Result<File> {
         std::fs::create_dir_all(dir)?;
     }
     OpenOptions::new().create(true).append(true).open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chunked_stream_gets_one_header_and_sections_start_on_new_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("logs/bot.log");
+        let log = BotLog::new(&path);
+        log.section("bot (pid 1) stderr", b"thinking ab");
+        log.section("bot (pid 1) stderr", b"out it\nline two\n");
+        log.section("game 2 call 1", b"no newline at the end");
+        log.section("game 2 call 3", b"next\n");
+        log.section("game 2 call 4", b"");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "--- bot (pid 1) stderr\nthinking about it\nline two\n--- game 2 call 1\nno newline at the end\n--- game 2 call 3\nnext\n"
+        );
+    }
 }

@@ -10,5 +10,5 @@ pub mod reaper;
 
 pub use log::BotLog;
 pub use one_shot::{run_once, run_once_with, Limits, OnOverflow, Outcome};
-pub use persistent::{Frame, Framing, Incoming, LineProcess};
+pub use persistent::{Batch, Frame, Framing, Incoming, LineProcess};
 pub use program::BotProgram;

@@ -87,6 +87,54 @@ pub enum Incoming {
     Closed,
 }
 
+/// What one read of a process's stdout completed, for a shared sink.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Batch {
+    /// The tag the process was spawned with.
+    pub tag: u64,
+    /// In order; `Incoming::Closed` comes last and only once.
+    pub messages: Vec<Incoming>,
+}
+
+/// Where a reader delivers messages.
+enum Sink {
+    Own(mpsc::Sender<Incoming>),
+    Shared { tag: u64, sink: mpsc::Sender<Batch> },
+}
+
+impl Sink {
+    /// Delivers one read's messages; false once nobody listens.
+    async fn deliver(&self, messages: &mut Vec<Incoming>) -> bool {
+        if messages.is_empty() {
+            return true;
+        }
+        match self {
+            Sink::Own(tx) => {
+                for m in messages.drain(..) {
+                    if tx.send(m).await.is_err() {
+                        return false;
+                    }
+                }
+                true
+            }
+            Sink::Shared { tag, sink } => {
+                let batch = Batch {
+                    tag: *tag,
+                    messages: std::mem::take(messages),
+                };
+                sink.send(batch).await.is_ok()
+            }
+        }
+    }
+
+    /// Reports `Closed` at once (a process spawned without stdout).
+    fn close_now(self) {
+        tokio::spawn(async move {
+            let _ = self.deliver(&mut vec![Incoming::Closed]).await;
+        });
+    }
+}
+
 /// stderr kept per bot process over its life.
 const STDERR_CAP: u64 = 1 << 20;
 /// How long shutdown waits for the rest of stderr once the group is dead.
@@ -104,7 +152,8 @@ pub struct LineProcess {
     /// Batches the writer has fully written (`u64::MAX` once it gave up:
     /// the rest is dropped, which counts as done).
     written: watch::Receiver<u64>,
-    from_stdout: mpsc::Receiver<Incoming>,
+    /// `None` for a process whose messages go to a shared sink.
+    from_stdout: Option<mpsc::Receiver<Incoming>>,
     closed: bool,
     reaped: Option<Reaped>,
     started: Instant,
@@ -114,12 +163,43 @@ pub struct LineProcess {
 }
 
 impl LineProcess {
-    /// Starts `program` with `args` appended, stdin piped.
+    /// Starts `program` with `args` appended, stdin piped. Its messages are
+    /// read with [`LineProcess::next_before`].
     pub fn spawn(
         program: &BotProgram,
         args: &[String],
         framing: Framing,
         log: BotLog,
+    ) -> std::io::Result<LineProcess> {
+        let (tx, rx) = mpsc::channel(QUEUE);
+        let mut process = Self::start(program, args, framing, log, Sink::Own(tx))?;
+        process.from_stdout = Some(rx);
+        Ok(process)
+    }
+
+    /// Starts `program` like [`LineProcess::spawn`], but delivers its
+    /// messages to `sink`, shared with other processes: everything one read
+    /// of its stdout completed arrives as one [`Batch`] labelled `tag`. One
+    /// event loop can then serve many processes, and pays one channel
+    /// message per read rather than per line. `next_before` and `ask` are
+    /// not available on such a process (they report `Closed`).
+    pub fn spawn_shared(
+        program: &BotProgram,
+        args: &[String],
+        framing: Framing,
+        log: BotLog,
+        tag: u64,
+        sink: mpsc::Sender<Batch>,
+    ) -> std::io::Result<LineProcess> {
+        Self::start(program, args, framing, log, Sink::Shared { tag, sink })
+    }
+
+    fn start(
+        program: &BotProgram,
+        args: &[String],
+        framing: Framing,
+        log: BotLog,
+        sink: Sink,
     ) -> std::io::Result<LineProcess> {
         let mut cmd = program.command(args);
         cmd.stdin(Stdio::piped());
@@ -171,9 +251,11 @@ impl LineProcess {
         } else {
             done.send_replace(u64::MAX);
         }
-        let (tx, from_stdout) = mpsc::channel(QUEUE);
-        if let Some(stdout) = stdout {
-            tokio::spawn(read_messages(stdout, framing, tx));
+        match stdout {
+            Some(stdout) => {
+                tokio::spawn(read_messages(stdout, framing, sink));
+            }
+            None => sink.close_now(),
         }
         let stderr_drain = stderr.map(|stderr| {
             let label = format!("{} (pid {pid}) stderr", program.name);
@@ -185,7 +267,7 @@ impl LineProcess {
             to_stdin: Some(to_stdin),
             sent: AtomicU64::new(0),
             written,
-            from_stdout,
+            from_stdout: None,
             closed: false,
             reaped: None,
             started: Instant::now(),
@@ -231,7 +313,10 @@ impl LineProcess {
         if self.closed {
             return Some(Incoming::Closed);
         }
-        let got = tokio::time::timeout_at(deadline.into(), self.from_stdout.recv())
+        let Some(from_stdout) = self.from_stdout.as_mut() else {
+            return Some(Incoming::Closed);
+        };
+        let got = tokio::time::timeout_at(deadline.into(), from_stdout.recv())
             .await
             .ok()?;
         let incoming = got.unwrap_or(Incoming::Closed);
@@ -313,9 +398,10 @@ impl Drop for LineProcess {
     }
 }
 
-async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, tx: mpsc::Sender<Incoming>) {
+async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, sink: Sink) {
     let mut buf: Vec<u8> = Vec::with_capacity(8192);
-    let mut chunk = vec![0u8; 8192];
+    let mut chunk = vec![0u8; 64 * 1024];
+    let mut out: Vec<Incoming> = Vec::new();
     // Set while skipping the rest of an overlong message.
     let mut resync: Option<u8> = None;
     loop {
@@ -336,7 +422,7 @@ async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, tx: mpsc::S
         }
         buf.extend_from_slice(fresh);
         let mut used = 0;
-        loop {
+        while used < buf.len() {
             match framing(&buf[used..]) {
                 Frame::Incomplete => break,
                 Frame::Message {
@@ -344,11 +430,11 @@ async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, tx: mpsc::S
                     end,
                     consumed,
                 } => {
-                    let msg = buf[used + start..used + end].to_vec();
+                    out.push(Incoming::Message(
+                        buf[used + start..used + end].to_vec(),
+                        at,
+                    ));
                     used += consumed.max(1);
-                    if tx.send(Incoming::Message(msg, at)).await.is_err() {
-                        return;
-                    }
                 }
                 Frame::Overflow {
                     consumed,
@@ -365,18 +451,17 @@ async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, tx: mpsc::S
                             }
                         }
                     }
-                    if tx.send(Incoming::TooLong(at)).await.is_err() {
-                        return;
-                    }
+                    out.push(Incoming::TooLong(at));
                 }
-            }
-            if used >= buf.len() {
-                break;
             }
         }
         buf.drain(..used.min(buf.len()));
+        if !sink.deliver(&mut out).await {
+            return;
+        }
     }
-    let _ = tx.send(Incoming::Closed).await;
+    out.push(Incoming::Closed);
+    let _ = sink.deliver(&mut out).await;
 }
 
 async fn drain_stderr(mut stderr: pipe::Receiver, log: BotLog, label: String) {

@@ -17,13 +17,17 @@ pub struct BotProgram {
     pub folder: PathBuf,
     /// Applied in the child just before exec.
     pub confinement: Confinement,
+    /// Variables added to the clean environment (a challenge's own, such as
+    /// forty's single-threaded numeric libraries), after PATH, HOME and
+    /// TMPDIR, so they may override those.
+    pub env: Vec<(String, String)>,
 }
 
 impl BotProgram {
     /// A `Command` for one process of this bot with `extra` arguments
     /// appended: its own process group, a clean environment (the referee's
-    /// PATH, HOME and TMPDIR set to the bot's folder), stdin from /dev/null,
-    /// stdout and stderr piped.
+    /// PATH, HOME and TMPDIR set to the bot's folder, then [`BotProgram::env`]),
+    /// stdin from /dev/null, stdout and stderr piped.
     pub fn command(&self, extra: &[String]) -> Command {
         let (program, args) = match self.argv.split_first() {
             Some((p, a)) => (p.as_str(), a),
@@ -43,6 +47,9 @@ impl BotProgram {
             .stderr(Stdio::piped());
         if let Some(path) = std::env::var_os("PATH") {
             cmd.env("PATH", path);
+        }
+        for (key, value) in &self.env {
+            cmd.env(key, value);
         }
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         self.confinement.install(&mut cmd);

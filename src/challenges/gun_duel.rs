@@ -888,6 +888,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             cwd: cwd.clone(),
             folder: cwd.clone(),
             confinement: Confinement::minimal(),
+            env: Vec::new(),
         };
         // A bot author debugging wants the bots' stderr: it goes to the
         // referee's stderr, the transcript to stdout.

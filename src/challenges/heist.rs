@@ -799,6 +799,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             // No bot folders in this mode: the bots run in DIR (read-only to them).
             folder: cwd.clone(),
             confinement: Confinement::minimal(),
+            env: Vec::new(),
         };
         program.confinement = confinement(&program);
         programs.push(program);

@@ -337,6 +337,9 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             args.bots.len()
         )));
     }
+    if args.dice.is_some() {
+        return Err(Error::input("--dice is not a meta-ttt option"));
+    }
     let mut settings = Settings::default();
     if let Some(t) = args.timeout_ms {
         settings
@@ -364,6 +367,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             cwd: cwd.clone(),
             folder: cwd.clone(),
             confinement: Confinement::minimal(),
+            env: Vec::new(),
         });
     }
     let log = BotLog::discard();
@@ -492,6 +496,7 @@ pub async fn check(args: crate::cli::CheckArgs, cancel: CancellationToken) -> Re
         cwd: cwd.clone(),
         folder: cwd.clone(),
         confinement,
+        env: Vec::new(),
     };
     let limits = Limits {
         deadline: Duration::from_millis(settings.timeout_ms),

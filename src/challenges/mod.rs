@@ -1,6 +1,7 @@
 //! The one place that joins each challenge's pure rules and codec to the
 //! transport and the tournament runner.
 
+pub mod forty;
 pub mod gun_duel;
 pub mod heist;
 pub mod meta_ttt;
@@ -39,6 +40,7 @@ pub async fn run(id: ChallengeId, ctx: RunContext) -> Result<RunReport> {
         ChallengeId::MetaTtt => meta_ttt::run(ctx).await,
         ChallengeId::GunDuel => gun_duel::run(ctx).await,
         ChallengeId::Heist => heist::run(ctx).await,
+        ChallengeId::Forty => forty::run(ctx).await,
         other => Err(Error::input(format!(
             "the {other} challenge is not available in this version of the referee"
         ))),
@@ -56,6 +58,7 @@ pub fn standings(
         Some(ChallengeId::MetaTtt) => meta_ttt::standings(store, row, spec, format),
         Some(ChallengeId::GunDuel) => gun_duel::standings(store, row, spec, format),
         Some(ChallengeId::Heist) => heist::standings(store, row, spec, format),
+        Some(ChallengeId::Forty) => forty::standings(store, row, spec, format),
         _ => Err(Error::machine(format!(
             "tournament {} is a {} tournament, which this version cannot show",
             row.id, spec.challenge
@@ -79,6 +82,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
         ChallengeId::MetaTtt => meta_ttt::play(args, cancel).await,
         ChallengeId::GunDuel => gun_duel::play(args, cancel).await,
         ChallengeId::Heist => heist::play(args, cancel).await,
+        ChallengeId::Forty => forty::play(args, cancel).await,
         other => Err(Error::input(format!(
             "`referee play {other}` is not available yet"
         ))),
@@ -129,6 +133,7 @@ impl ChallengeId {
             ChallengeId::MetaTtt => game_meta_ttt::Settings::default().set(key, value),
             ChallengeId::GunDuel => game_gun_duel::Settings::default().apply(key, value),
             ChallengeId::Heist => heist::check_setting(key, value),
+            ChallengeId::Forty => game_forty::Settings::default().set(key, value),
             _ => Err(format!(
                 "the {self} challenge is not available in this version of the referee"
             )),
@@ -158,7 +163,10 @@ impl ChallengeId {
     /// Refuses challenges this build cannot run yet, with one clear line.
     pub fn ensure_available(self) -> Result<()> {
         match self {
-            ChallengeId::MetaTtt | ChallengeId::GunDuel | ChallengeId::Heist => Ok(()),
+            ChallengeId::MetaTtt
+            | ChallengeId::GunDuel
+            | ChallengeId::Heist
+            | ChallengeId::Forty => Ok(()),
             other => Err(Error::input(format!(
                 "the {other} challenge is not available in this version of the referee"
             ))),

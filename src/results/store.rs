@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS builds (
     content       TEXT NOT NULL,         -- the folder's content hash after the build
     built_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (folder, command)
+);
 CREATE TABLE IF NOT EXISTS checkpoints (
     challenge      TEXT NOT NULL,
     checkpoint_key TEXT NOT NULL,
@@ -175,20 +176,12 @@ impl Store {
     /// challenges whose plan grows as results come in (a resume loads them
     /// all before replaying). Uses the primary key's order: no table scan.
     pub fn games_with_prefix(&self, challenge: &str, prefix: &str) -> Result<Vec<GameRow>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT game_key, seed, record FROM games
-             WHERE challenge = ?1 AND game_key >= ?2 AND game_key < ?2 || char(1114111)
-             ORDER BY game_key",
-        )?;
-        let rows = stmt.query_map(params![challenge, prefix], |r| {
-            Ok(GameRow {
-                game_key: r.get(0)?,
-                seed: r.get(1)?,
-                record: r.get(2)?,
-            })
+        let mut rows = Vec::new();
+        self.scan_prefix(challenge, prefix, |g| {
+            rows.push(g);
+            Ok(())
         })?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(Error::from)
+        Ok(rows)
     }
 
     /// The stored checkpoint of `challenge` under `key`.
@@ -200,6 +193,32 @@ impl Store {
             .query_row(params![challenge, key], |r| r.get(0))
             .optional()
             .map_err(Error::from)
+    }
+
+    /// Calls `each` with every stored game of `challenge` whose key starts
+    /// with `prefix`, in key order, one row at a time (nothing is collected,
+    /// so a plan of any size is read in constant memory). Stops at the first
+    /// error `each` returns.
+    pub fn scan_prefix(
+        &self,
+        challenge: &str,
+        prefix: &str,
+        mut each: impl FnMut(GameRow) -> Result<()>,
+    ) -> Result<()> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT game_key, seed, record FROM games
+             WHERE challenge = ?1 AND game_key >= ?2 AND (?3 IS NULL OR game_key < ?3)
+             ORDER BY game_key",
+        )?;
+        let mut rows = stmt.query(params![challenge, prefix, prefix_end(prefix)])?;
+        while let Some(r) = rows.next()? {
+            each(GameRow {
+                game_key: r.get(0)?,
+                seed: r.get(1)?,
+                record: r.get(2)?,
+            })?;
+        }
+        Ok(())
     }
 
     /// Stores finished games and adds play time to a tournament, in one transaction.
@@ -280,6 +299,22 @@ impl Store {
         )?;
         Ok(())
     }
+}
+
+/// The smallest string above every string that starts with `prefix` (in
+/// SQLite's byte order), or `None` when there is none (empty prefix, or
+/// only U+10FFFF characters).
+fn prefix_end(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        // The next scalar value, skipping the surrogate gap.
+        let next = (u32::from(last) + 1..=0x10FFFF).find_map(char::from_u32);
+        if let Some(next) = next {
+            chars.push(next);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
 }
 
 fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
@@ -398,5 +433,61 @@ mod tests {
         assert!(s.commit_with(99, "heist", &[row], &[c], 0.0).is_err());
         assert_eq!(s.checkpoint("heist", "t1").unwrap(), None);
         assert!(s.games("heist", &["g0".to_string()]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_batch_commits_together_and_a_prefix_scan_finds_exactly_its_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("results.db")).unwrap();
+        let t = s.tournament("forty", "id-2", "{}").unwrap();
+        let row = |key: &str, seed: i64| GameRow {
+            game_key: key.into(),
+            seed,
+            record: format!("{{\"k\":\"{key}\"}}"),
+        };
+        let batch = vec![
+            row("t1/000002", 2),
+            row("t1/000000", 0),
+            row("t1/000001", 1),
+            row("t1", 9),
+            row("t10/000000", 10),
+            row("t0/000000", 11),
+            row("t1\u{10FFFF}", 12),
+        ];
+        s.commit(t.id, "forty", &batch, 0.25).unwrap();
+        s.commit(t.id, "other", &[row("t1/000003", 3)], 0.0)
+            .unwrap();
+        let scan = |prefix: &str| {
+            let mut keys = Vec::new();
+            s.scan_prefix("forty", prefix, |g| {
+                keys.push((g.game_key, g.seed));
+                Ok(())
+            })
+            .unwrap();
+            keys
+        };
+        assert_eq!(
+            scan("t1/"),
+            vec![
+                ("t1/000000".to_string(), 0),
+                ("t1/000001".to_string(), 1),
+                ("t1/000002".to_string(), 2)
+            ]
+        );
+        assert_eq!(scan("t1").len(), 6, "t1, t1/ (3), t10/, t1 + U+10FFFF");
+        assert_eq!(scan("").len(), 7);
+        assert!(scan("t2").is_empty());
+        // An error from the callback stops the scan and is returned.
+        let mut seen = 0;
+        let err = s.scan_prefix("forty", "t1/", |_| {
+            seen += 1;
+            Err(Error::machine("stop"))
+        });
+        assert!(err.is_err());
+        assert_eq!(seen, 1);
+        assert_eq!(prefix_end("ab"), Some("ac".to_string()));
+        assert_eq!(prefix_end("a\u{D7FF}"), Some("a\u{E000}".to_string()));
+        assert_eq!(prefix_end("\u{10FFFF}"), None);
+        assert_eq!(prefix_end(""), None);
     }
 }

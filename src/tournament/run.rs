@@ -54,6 +54,10 @@ pub struct RunReport {
     pub played: usize,
     pub interrupted: bool,
     pub max_concurrent: usize,
+    /// Why the run stopped before completing, when bots (not the organiser
+    /// or the machine) made it impossible to go on: shown after the
+    /// standings, with a non-zero exit.
+    pub stopped: Option<String>,
 }
 
 /// Plays every game of the plan whose key is not in `done`, at most `jobs` at once.

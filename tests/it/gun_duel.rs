@@ -47,6 +47,18 @@ fn play(dir: &Path, a: &str, b: &str, extra: &[&str]) -> Output {
     out
 }
 
+/// Where a tournament bot named like `name` (capitalised) records what it
+/// sees: inside its own folder, the only place the sandbox lets it write.
+fn rec(d: &Path, name: &str) -> PathBuf {
+    let mut folder = name.to_string();
+    if let Some(first) = folder.get_mut(0..1) {
+        first.make_ascii_uppercase();
+    }
+    let dir = d.join(folder);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(format!("{name}.rec"))
+}
+
 /// The spec's example (section 3 and 4): A plays `0-1`, B plays `010`.
 #[test]
 fn the_spec_example_over_exit_codes_gets_the_exact_argv() {
@@ -324,13 +336,13 @@ fn row<'a>(json: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
 fn misbehaving_interface_2_bots_in_a_tournament() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let watcher = d.join("watcher.rec");
+    let watcher = rec(d, "watcher");
     let ins = format!(
         "challenge: gun-duel\nduels-per-pair: 3\nturns: 10\ntimeout-ms: 1500\n\
          Staller {}\nGarbage {}\nDier {}\nSolid {}\nWatcher {}\n",
-        io_cmd("0-,s", &d.join("staller.rec")),
-        io_cmd("x", &d.join("garbage.rec")),
-        io_cmd("0-,q", &d.join("dier.rec")),
+        io_cmd("0-,s", &rec(d, "staller")),
+        io_cmd("x", &rec(d, "garbage")),
+        io_cmd("0-,q", &rec(d, "dier")),
         exit_cmd("0-", Path::new("-")),
         io_cmd("0-", &watcher),
     );
@@ -375,7 +387,7 @@ fn misbehaving_interface_2_bots_in_a_tournament() {
     }
     // Every process is gone once the referee has exited.
     for name in ["staller", "garbage", "dier", "watcher"] {
-        let pid: i32 = std::fs::read_to_string(d.join(format!("{name}.rec.pid")))
+        let pid: i32 = std::fs::read_to_string(rec(d, name).with_extension("rec.pid"))
             .unwrap()
             .parse()
             .unwrap();
@@ -394,12 +406,12 @@ fn ids_argv_lines_and_joint_winners_in_a_tournament() {
     let ins = format!(
         "challenge: gun-duel\nduels-per-pair: 2\nturns: 3\ninterface: exit-code\n\
          X {}\nY {}\nZ {}\n",
-        exit_cmd("0-", &d.join("x.rec")),
-        exit_cmd("0-", &d.join("y.rec")),
-        io_cmd("0-", &d.join("z.rec")),
+        exit_cmd("0-", &rec(d, "x")),
+        exit_cmd("0-", &rec(d, "y")),
+        io_cmd("0-", &rec(d, "z")),
     );
     std::fs::write(d.join("instructions.txt"), ins).unwrap();
-    std::fs::create_dir(d.join("Z")).unwrap();
+    std::fs::create_dir_all(d.join("Z")).unwrap();
     std::fs::write(d.join("Z/bot.toml"), "interface = \"io\"\n").unwrap();
     let out = referee(d, &["--instructions", "instructions.txt"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -421,7 +433,7 @@ fn ids_argv_lines_and_joint_winners_in_a_tournament() {
     );
     let mut seen_by = Vec::new();
     for name in ["x", "y"] {
-        let calls = lines(&d.join(format!("{name}.rec")));
+        let calls = lines(&rec(d, name));
         // 4 duels (2 per opponent), 3 turns and the final call each.
         assert_eq!(calls.len(), 16, "{calls:?}");
         let mut ids = std::collections::BTreeSet::new();
@@ -440,7 +452,7 @@ fn ids_argv_lines_and_joint_winners_in_a_tournament() {
         }
         seen_by.push(ids);
     }
-    let z = lines(&d.join("z.rec"));
+    let z = lines(&rec(d, "z"));
     let intros: std::collections::BTreeSet<String> = z
         .iter()
         .filter_map(|l| l.strip_prefix('I').map(String::from))
@@ -478,8 +490,8 @@ fn the_end_closes_stdin_waits_then_kills_the_group() {
     let d = dir.path();
     let ins = format!(
         "challenge: gun-duel\nduels-per-pair: 1\nturns: 2\nPolite {}\nStubborn {} stubborn\n",
-        io_cmd("0-", &d.join("polite.rec")),
-        io_cmd("0-", &d.join("stubborn.rec")),
+        io_cmd("0-", &rec(d, "polite")),
+        io_cmd("0-", &rec(d, "stubborn")),
     );
     std::fs::write(d.join("instructions.txt"), ins).unwrap();
     let start = Instant::now();
@@ -487,17 +499,18 @@ fn the_end_closes_stdin_waits_then_kills_the_group() {
     let took = start.elapsed();
     assert!(out.status.success(), "{}", stderr(&out));
     // The last `P` comes before end of input.
-    let polite = lines(&d.join("polite.rec"));
+    let polite = lines(&rec(d, "polite"));
     assert!(["I0", "I1"].contains(&polite[0].as_str()), "{polite:?}");
     assert_eq!(polite[1..], ["F", "P0", "F", "P-", "EOF"]);
     assert_eq!(
-        lines(&d.join("stubborn.rec")).last().map(String::as_str),
+        lines(&rec(d, "stubborn")).last().map(String::as_str),
         Some("EOF")
     );
     // The stubborn bot had its 1 s, then its group (and child) was killed.
     assert!(took >= Duration::from_secs(1), "{took:?}");
     for file in ["stubborn.rec.pid", "stubborn.rec.child", "polite.rec.pid"] {
-        let pid: i32 = std::fs::read_to_string(d.join(file))
+        let bot = file.split('.').next().unwrap_or(file);
+        let pid: i32 = std::fs::read_to_string(rec(d, bot).with_file_name(file))
             .unwrap()
             .trim()
             .parse()

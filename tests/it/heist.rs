@@ -159,6 +159,7 @@ fn probe_program(name: &str, bet: i64, answer: &str, folder: &Path) -> BotProgra
         cwd: root(),
         folder: folder.to_path_buf(),
         confinement: Confinement::minimal(),
+        env: Vec::new(),
     }
 }
 
@@ -880,6 +881,7 @@ async fn cancellation_abandons_the_game_and_kills_the_call() {
         cwd: root(),
         folder: dir.path().to_path_buf(),
         confinement: Confinement::minimal(),
+        env: Vec::new(),
     };
     let mut t = Tournament::new(vec!["s".into()], 5, 3).unwrap();
     let before = t.clone();

@@ -2,6 +2,7 @@
 //! `referee` binary end to end, resume after a kill, organiser mistakes.
 
 mod common;
+mod forty;
 mod gun_duel;
 mod heist;
 mod meta_ttt;

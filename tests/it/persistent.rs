@@ -15,6 +15,7 @@ fn start(argv: &[&str], home: &std::path::Path, log: BotLog) -> LineProcess {
         cwd: root(),
         folder: home.to_path_buf(),
         confinement: Confinement::minimal(),
+        env: Vec::new(),
     };
     LineProcess::spawn(&program, &[], lines(4096), log).unwrap()
 }
@@ -192,4 +193,77 @@ async fn a_bot_that_stops_reading_its_stdin_leaves_writes_blocked() {
         "nothing new was sent"
     );
     reader.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn processes_on_a_shared_sink_deliver_tagged_batches_in_order() {
+    use referee::bot::Batch;
+    let home = tempfile::tempdir().unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Batch>(16);
+    let program = |argv: &[&str]| BotProgram {
+        name: "p".into(),
+        argv: argv.iter().map(|s| s.to_string()).collect(),
+        cwd: root(),
+        folder: home.path().to_path_buf(),
+        confinement: Confinement::minimal(),
+        env: vec![("FORTY_TEST_WORD".into(), "hello".into())],
+    };
+    // One write of three lines (one of them over the cap), then exit.
+    let a = LineProcess::spawn_shared(
+        &program(&[
+            "sh",
+            "-c",
+            "printf 'one\\r\\ntwo\\n%s\\nthree\\n' $(head -c 5000 /dev/zero | tr '\\0' x)",
+        ]),
+        &[],
+        lines(4096),
+        BotLog::discard(),
+        7,
+        tx.clone(),
+    )
+    .unwrap();
+    // The extra environment reaches the process.
+    let b = LineProcess::spawn_shared(
+        &program(&["sh", "-c", "echo \"$FORTY_TEST_WORD\""]),
+        &[],
+        lines(4096),
+        BotLog::discard(),
+        9,
+        tx,
+    )
+    .unwrap();
+    let mut seen: std::collections::HashMap<u64, Vec<Incoming>> = Default::default();
+    let deadline = tokio::time::Instant::now() + T;
+    while seen
+        .values()
+        .filter(|m| m.last() == Some(&Incoming::Closed))
+        .count()
+        < 2
+    {
+        let batch = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("both processes finish")
+            .expect("the sink stays open");
+        assert!(!batch.messages.is_empty(), "no empty batches");
+        seen.entry(batch.tag).or_default().extend(batch.messages);
+    }
+    let text = |m: &Incoming| match m {
+        Incoming::Message(bytes, _) => String::from_utf8_lossy(bytes).into_owned(),
+        Incoming::TooLong(_) => "<too long>".into(),
+        Incoming::Closed => "<closed>".into(),
+    };
+    let a_seen: Vec<String> = seen[&7].iter().map(text).collect();
+    assert_eq!(a_seen, ["one", "two", "<too long>", "three", "<closed>"]);
+    let b_seen: Vec<String> = seen[&9].iter().map(text).collect();
+    assert_eq!(b_seen, ["hello", "<closed>"]);
+    // A shared process has no receiver of its own.
+    let mut a = a;
+    assert_eq!(
+        a.next_before(Instant::now() + Duration::from_millis(10))
+            .await,
+        Some(Incoming::Closed)
+    );
+    a.kill().await;
+    let mut b = b;
+    b.kill().await;
 }

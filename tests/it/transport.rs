@@ -15,6 +15,7 @@ fn program(argv: &[&str], folder: &std::path::Path) -> BotProgram {
         cwd: root(),
         folder: folder.to_path_buf(),
         confinement: Confinement::minimal(),
+        env: Vec::new(),
     }
 }
 
