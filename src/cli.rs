@@ -62,13 +62,36 @@ pub struct RunArgs {
     /// A challenge setting, overriding its header key (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::config::parse_set)]
     pub settings: Vec<(String, String)>,
+    /// bf-joust: matches per pairing (overrides `matches-per-pairing:`).
+    #[arg(long, value_name = "N")]
+    pub matches_per_pairing: Option<String>,
+    /// bf-joust: `random` or `all` (overrides `tape-lengths:`).
+    #[arg(long, value_name = "random|all")]
+    pub tape_lengths: Option<String>,
+    /// bf-joust: the cycle limit of a match (overrides `cycles:`).
+    #[arg(long, value_name = "N")]
+    pub cycles: Option<String>,
+}
+
+impl RunArgs {
+    /// The challenge settings given as their own flags, as `(key, value)`.
+    pub fn setting_flags(&self) -> Vec<(String, String)> {
+        [
+            ("matches-per-pairing", &self.matches_per_pairing),
+            ("tape-lengths", &self.tape_lengths),
+            ("cycles", &self.cycles),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), v.clone())))
+        .collect()
+    }
 }
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
     /// The challenge.
     pub challenge: ChallengeId,
-    /// The bots: quoted commands.
+    /// The bots: quoted commands (bf-joust: two .bf files, left first).
     #[arg(required = true)]
     pub bots: Vec<String>,
     /// Per-call time limit in milliseconds.
@@ -80,9 +103,41 @@ pub struct PlayArgs {
     /// Working directory of the bots (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
-    /// Seed of the game's randomness.
+    /// Seed of the game's randomness (bf-joust: draws the tape length).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// bf-joust: the tape length, 10 to 30 (default: drawn at random).
+    #[arg(long, value_name = "N")]
+    pub tape_len: Option<u64>,
+    /// bf-joust: the cycle limit (default 10000; 0 ends the match at once).
+    #[arg(long, value_name = "N")]
+    pub cycles: Option<u64>,
+    /// bf-joust: print the tape before the first cycle and after every cycle.
+    #[arg(long)]
+    pub trace: bool,
+}
+
+impl PlayArgs {
+    /// Options given that the chosen challenge does not have are an error
+    /// rather than silently ignored.
+    pub fn reject_foreign_options(&self) -> crate::error::Result<()> {
+        let bf = self.challenge == ChallengeId::BfJoust;
+        let given = [
+            ("--timeout-ms", self.timeout_ms.is_some(), !bf),
+            ("--max-rounds", self.max_rounds.is_some(), !bf),
+            ("--cwd", self.cwd.is_some(), !bf),
+            ("--tape-len", self.tape_len.is_some(), bf),
+            ("--cycles", self.cycles.is_some(), bf),
+            ("--trace", self.trace, bf),
+        ];
+        match given.iter().find(|(_, set, known)| *set && !*known) {
+            Some((flag, _, _)) => Err(crate::error::Error::input(format!(
+                "{flag} is not an option of `referee play {}`",
+                self.challenge
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
