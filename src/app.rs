@@ -19,6 +19,8 @@ use tokio_util::sync::CancellationToken;
 
 /// Exit status of an interrupted run.
 pub const EXIT_INTERRUPTED: i32 = 130;
+/// Exit status for bad input (as [`Error::exit_code`] gives it).
+pub const EXIT_BAD_INPUT: i32 = 2;
 
 /// Runs the parsed command line; returns the exit status.
 pub fn main(cli: Cli) -> Result<i32> {
@@ -217,11 +219,14 @@ async fn run_pass(
     let overrides = Overrides {
         challenge: args.challenge,
         seed: args.seed,
-        settings: args.setting_overrides(),
+        flags: args.setting_flags(),
+        settings: args.settings.clone(),
     };
     let resolved = config::resolve(&path, &overrides)?;
-    resolved.challenge.ensure_available()?;
     let jobs = jobs(args.jobs, resolved.challenge)?;
+    // Builds, bot folders, logs and the sandbox exist for bot processes;
+    // a challenge that interprets its bots' programs itself skips them.
+    let processes = resolved.challenge.runs_processes();
     let mut spec = resolved.spec.clone();
     let db = args
         .db
@@ -305,40 +310,49 @@ async fn run_pass(
         };
     }
 
+    // What the challenge reads of its bots itself is part of the
+    // tournament's identity, so it happens before the tournament is recorded.
+    let loaded = challenges::load(resolved.challenge, &mut spec)?;
     let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
     let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
-    // Each bot's folder exists before its confinement is prepared, so the
-    // sandbox can grant it.
-    for bot in &spec.bots {
-        std::fs::create_dir_all(&bot.folder).map_err(|e| {
-            Error::machine(format!(
-                "{}: cannot create the bot folder: {e}",
-                bot.folder.display()
-            ))
-        })?;
-    }
-    let policy = spec.challenge.clone();
-    let programs = spec
-        .bots
-        .iter()
-        .map(|b| {
-            Ok(program_for(
-                &spec,
-                b,
-                confine(support, &policy, &b.folder, &denied)?,
-            ))
-        })
-        .collect::<Result<Vec<BotProgram>>>()?;
-    let logs: Vec<BotLog> = spec
-        .bots
-        .iter()
-        .map(|b| BotLog::new(log_path(&spec.dir, &b.name)))
-        .collect();
+    let (programs, logs) = if processes {
+        // Each bot's folder exists before its confinement is prepared, so the
+        // sandbox can grant it.
+        for bot in &spec.bots {
+            std::fs::create_dir_all(&bot.folder).map_err(|e| {
+                Error::machine(format!(
+                    "{}: cannot create the bot folder: {e}",
+                    bot.folder.display()
+                ))
+            })?;
+        }
+        let policy = spec.challenge.clone();
+        let programs = spec
+            .bots
+            .iter()
+            .map(|b| {
+                Ok(program_for(
+                    &spec,
+                    b,
+                    confine(support, &policy, &b.folder, &denied)?,
+                ))
+            })
+            .collect::<Result<Vec<BotProgram>>>()?;
+        let logs: Vec<BotLog> = spec
+            .bots
+            .iter()
+            .map(|b| BotLog::new(log_path(&spec.dir, &b.name)))
+            .collect();
+        (programs, logs)
+    } else {
+        (Vec::new(), Vec::new())
+    };
 
     let ctx = challenges::RunContext {
         spec: spec.clone(),
         programs,
         logs,
+        loaded,
         store,
         db: db.clone(),
         tournament_id: row.id,

@@ -64,6 +64,18 @@ impl BotToml {
     pub fn line_at(&self, offset: usize) -> usize {
         line_of(&self.text, offset)
     }
+
+    /// The 1-based line where top-level `key = ...` is set, if it is.
+    pub fn line_of_key(&self, key: &str) -> Option<usize> {
+        self.text
+            .lines()
+            .position(|l| {
+                l.trim_start()
+                    .strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start().starts_with('='))
+            })
+            .map(|i| i + 1)
+    }
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
@@ -88,6 +100,18 @@ mod tests {
         let iface = t.interface.as_ref().unwrap();
         assert_eq!(iface.get_ref(), "io");
         assert_eq!(t.line_at(iface.span().start), 5);
+    }
+
+    #[test]
+    fn a_key_is_found_by_line() {
+        let t = BotToml::parse(
+            Path::new("b/bot.toml"),
+            "name = \"b\"\n# run = \"no\"\n  run   = \"b.bf\"\n",
+        )
+        .unwrap();
+        assert_eq!(t.line_of_key("run"), Some(3));
+        assert_eq!(t.line_of_key("name"), Some(1));
+        assert_eq!(t.line_of_key("owner"), None);
     }
 
     #[test]

@@ -85,7 +85,7 @@ pub struct RunArgs {
     /// Same as `--set timeout-ms=N`.
     #[arg(long, value_name = "N")]
     pub timeout_ms: Option<u64>,
-    /// Same as `--set games=N` (heist).
+    /// Same as `--set games=N` (heist, forty).
     #[arg(long, value_name = "N")]
     pub games: Option<u32>,
     /// Same as `--set tournaments=N` (heist).
@@ -94,24 +94,33 @@ pub struct RunArgs {
     /// Same as `--set rabble=N` (heist).
     #[arg(long, value_name = "N")]
     pub rabble: Option<usize>,
+    /// Same as `--set matches-per-pairing=N` (bf-joust).
+    #[arg(long, value_name = "N")]
+    pub matches_per_pairing: Option<String>,
+    /// Same as `--set tape-lengths=random|all` (bf-joust).
+    #[arg(long, value_name = "random|all")]
+    pub tape_lengths: Option<String>,
+    /// Same as `--set cycles=N` (bf-joust).
+    #[arg(long, value_name = "N")]
+    pub cycles: Option<String>,
 }
 
 impl RunArgs {
-    /// `--set` pairs, then the named setting flags (which win).
-    pub fn setting_overrides(&self) -> Vec<(String, String)> {
-        let mut all = self.settings.clone();
-        let named = [
+    /// The challenge settings given as their own flags, as `(key, value)`.
+    /// They are applied after `--set`, so they win.
+    pub fn setting_flags(&self) -> Vec<(String, String)> {
+        [
             ("timeout-ms", self.timeout_ms.map(|v| v.to_string())),
             ("games", self.games.map(|v| v.to_string())),
             ("tournaments", self.tournaments.map(|v| v.to_string())),
             ("rabble", self.rabble.map(|v| v.to_string())),
-        ];
-        for (key, value) in named {
-            if let Some(value) = value {
-                all.push((key.to_string(), value));
-            }
-        }
-        all
+            ("matches-per-pairing", self.matches_per_pairing.clone()),
+            ("tape-lengths", self.tape_lengths.clone()),
+            ("cycles", self.cycles.clone()),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
+        .collect()
     }
 }
 
@@ -119,7 +128,7 @@ impl RunArgs {
 pub struct PlayArgs {
     /// The challenge.
     pub challenge: ChallengeId,
-    /// The bots: quoted commands.
+    /// The bots: quoted commands (bf-joust: two .bf files, left first).
     #[arg(required = true)]
     pub bots: Vec<String>,
     /// Per-call time limit in milliseconds.
@@ -131,7 +140,7 @@ pub struct PlayArgs {
     /// Working directory of the bots (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
-    /// Seed of the game's randomness.
+    /// Seed of the game's randomness (bf-joust: draws the tape length).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Games to play (heist; default 1).
@@ -143,7 +152,8 @@ pub struct PlayArgs {
     /// The bots' names, comma-separated (heist; default bot1, bot2, ...).
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     pub names: Option<Vec<String>>,
-    /// Show every call: its argv, raw output, exit status and time (heist).
+    /// heist: show every call (argv, raw output, exit status, time);
+    /// bf-joust: print the tape before the first cycle and after every cycle.
     #[arg(long)]
     pub trace: bool,
     /// Interface of bot A (gun-duel).
@@ -162,6 +172,36 @@ pub struct PlayArgs {
     /// (forty). The seeded generator continues when the list runs out.
     #[arg(long, value_name = "LIST")]
     pub dice: Option<String>,
+    /// bf-joust: the tape length, 10 to 30 (default: drawn at random).
+    #[arg(long, value_name = "N")]
+    pub tape_len: Option<u64>,
+    /// bf-joust: the cycle limit (default 10000; 0 ends the match at once).
+    #[arg(long, value_name = "N")]
+    pub cycles: Option<u64>,
+}
+
+impl PlayArgs {
+    /// Options given that the chosen challenge does not have are an error
+    /// rather than silently ignored.
+    pub fn reject_foreign_options(&self) -> crate::error::Result<()> {
+        let bf = self.challenge == ChallengeId::BfJoust;
+        let heist = self.challenge == ChallengeId::Heist;
+        let given = [
+            ("--timeout-ms", self.timeout_ms.is_some(), !bf),
+            ("--max-rounds", self.max_rounds.is_some(), !bf),
+            ("--cwd", self.cwd.is_some(), !bf),
+            ("--tape-len", self.tape_len.is_some(), bf),
+            ("--cycles", self.cycles.is_some(), bf),
+            ("--trace", self.trace, bf || heist),
+        ];
+        match given.iter().find(|(_, set, known)| *set && !*known) {
+            Some((flag, _, _)) => Err(crate::error::Error::input(format!(
+                "{flag} is not an option of `referee play {}`",
+                self.challenge
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A gun-duel bot interface on the command line.

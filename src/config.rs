@@ -2,9 +2,9 @@
 //! resolved tournament. Flags beat header keys, which beat defaults.
 
 use crate::bot_toml::BotToml;
-use crate::challenges::ChallengeId;
+use crate::challenges::{BotKind, ChallengeId};
 use crate::error::{Error, Result};
-use crate::instructions::{split_command, validate_name, Instructions};
+use crate::instructions::{split_command, validate_name, Instructions, Listed};
 use crate::tournament::spec::fingerprint;
 use crate::tournament::{BotSpec, TournamentSpec};
 use std::collections::BTreeMap;
@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 pub struct Overrides {
     pub challenge: Option<ChallengeId>,
     pub seed: Option<u64>,
+    /// Challenge settings given as their own flags (`--cycles 500` is
+    /// `("cycles", "500")`), applied before `--set`.
+    pub flags: Vec<(String, String)>,
     /// `--set KEY=VALUE`, in order.
     pub settings: Vec<(String, String)>,
 }
@@ -109,6 +112,12 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         seed = s;
         seed_given = true;
     }
+    for (key, value) in &over.flags {
+        challenge
+            .check_setting(key, value)
+            .map_err(|m| Error::input(format!("--{key} {value}: {m}")))?;
+        settings.insert(key.clone(), value.clone());
+    }
     for (key, value) in &over.settings {
         challenge
             .check_setting(key, value)
@@ -127,10 +136,26 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         } else {
             None
         };
+        let (command, argv) = match challenge.bot_kind() {
+            BotKind::Process => {
+                if listed.argv.is_empty() {
+                    return Err(Error::input_at(
+                        file,
+                        listed.line,
+                        format!("bot `{}` has no command", listed.name),
+                    ));
+                }
+                (listed.command.clone(), listed.argv.clone())
+            }
+            BotKind::ProgramFile { extension } => {
+                let path = listed_program_file(file, &dir, listed, extension)?;
+                (path.clone(), vec![path])
+            }
+        };
         let (bot, build) = bot_spec(
             &listed.name,
-            &listed.command,
-            listed.argv.clone(),
+            &command,
+            argv,
             folder,
             toml.as_ref(),
             challenge,
@@ -140,8 +165,26 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         ignores.push(toml.map(|t| t.ignore).unwrap_or_default());
     }
     for (name, folder, toml) in drop_ins(&dir, &instructions)? {
-        let command = toml.run.clone().unwrap_or_default();
-        let argv = split_command(&command).map_err(|m| Error::input_file(&toml.path, m))?;
+        let run = toml.run.clone().unwrap_or_default();
+        let (command, argv) = match challenge.bot_kind() {
+            BotKind::Process => {
+                let argv = split_command(&run).map_err(|m| Error::input_file(&toml.path, m))?;
+                (run, argv)
+            }
+            BotKind::ProgramFile { .. } => {
+                // `run` names the program file relative to the bot's own folder.
+                let path = if Path::new(&run).is_absolute() {
+                    run.clone()
+                } else {
+                    format!("{name}/{run}")
+                };
+                check_program_file(&dir, &path).map_err(|m| {
+                    let line = toml.line_of_key("run").unwrap_or(1);
+                    Error::input_at(&toml.path, line, format!("bot `{name}`: {m}"))
+                })?;
+                (path.clone(), vec![path])
+            }
+        };
         let (bot, build) = bot_spec(&name, &command, argv, folder, Some(&toml), challenge)?;
         bots.push(bot);
         builds.push(build);
@@ -194,7 +237,8 @@ fn bot_spec(
         }
         None => None,
     };
-    let build = toml.and_then(|t| {
+    // A challenge without processes has nothing to build: `build` is ignored.
+    let build = toml.filter(|_| challenge.runs_processes()).and_then(|t| {
         t.build.as_ref().map(|b| Build {
             command: b.clone(),
             timeout_s: t.build_timeout_s.unwrap_or(BUILD_TIMEOUT_S),
@@ -210,9 +254,55 @@ fn bot_spec(
             language: toml.and_then(|t| t.language.clone()),
             owner: toml.and_then(|t| t.owner.clone()),
             interface,
+            invalid: None,
         },
         build,
     ))
+}
+
+/// The program file of a listed bot whose program the referee reads itself
+/// (bf-joust): the one word after the name, or in the count layout the
+/// command line, relative to the tournament folder; `NAME/NAME.EXT` when
+/// the line holds only the name. Returned as given.
+fn listed_program_file(
+    file: &Path,
+    dir: &Path,
+    listed: &Listed,
+    extension: &str,
+) -> Result<String> {
+    let name = &listed.name;
+    let path = match listed.argv.as_slice() {
+        [] => format!("{name}/{name}.{extension}"),
+        [path] => path.clone(),
+        [path, rest @ ..] => {
+            return Err(Error::input_at(
+                file,
+                listed.command_line,
+                format!(
+                    "bot `{name}`: extra words after the program file `{path}`: `{}` (an entry is NAME [FILE]; quote a path with spaces)",
+                    rest.join(" ")
+                ),
+            ))
+        }
+    };
+    check_program_file(dir, &path)
+        .map_err(|m| Error::input_at(file, listed.command_line, format!("bot `{name}`: {m}")))?;
+    Ok(path)
+}
+
+/// A program file must exist, be a regular file and be readable.
+fn check_program_file(dir: &Path, path: &str) -> std::result::Result<(), String> {
+    let full = dir.join(path);
+    match std::fs::metadata(&full) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(format!("program file `{path}` not found"))
+        }
+        Err(e) => Err(format!("cannot read the program file `{path}`: {e}")),
+        Ok(m) if !m.is_file() => Err(format!("program file `{path}` is not a file")),
+        Ok(_) => std::fs::File::open(&full)
+            .map(drop)
+            .map_err(|e| format!("cannot read the program file `{path}`: {e}")),
+    }
 }
 
 /// Folders of the tournament directory with a bot.toml holding `name` and

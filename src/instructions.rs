@@ -20,12 +20,16 @@ pub struct Header {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listed {
     pub name: String,
-    /// The command as written.
+    /// The command as written; empty when a layout-(b) line holds only a
+    /// name (the challenge decides whether that is allowed).
     pub command: String,
-    /// The command split into words like a POSIX shell would (no expansion).
+    /// The command split into words like a POSIX shell would (no
+    /// expansion); empty with the command.
     pub argv: Vec<String>,
     /// The line that names the bot (layout (a): the name line).
     pub line: usize,
+    /// The line holding the command (layout (b): the same line).
+    pub command_line: usize,
 }
 
 /// A parsed instructions file.
@@ -134,6 +138,7 @@ impl Instructions {
                         command: command.to_string(),
                         argv,
                         line: name_line,
+                        command_line: cmd_line,
                     })?;
                 }
                 if let Some((n, _)) = lines.next() {
@@ -156,15 +161,19 @@ impl Instructions {
                         Some((name, rest)) => (name, rest.trim()),
                         None => (l, ""),
                     };
-                    if command.is_empty() {
-                        return Err(err(n, format!("bot `{name}` has no command")));
-                    }
-                    let argv = split_command(command).map_err(|m| err(n, m))?;
+                    // A name alone is kept with no command: a challenge whose
+                    // bots are processes rejects it, bf-joust uses a default path.
+                    let argv = if command.is_empty() {
+                        Vec::new()
+                    } else {
+                        split_command(command).map_err(|m| err(n, m))?
+                    };
                     push(Listed {
                         name: name.to_string(),
                         command: command.to_string(),
                         argv,
                         line: n,
+                        command_line: n,
                     })?;
                 }
             }
@@ -291,10 +300,6 @@ mod tests {
             "t/instructions.txt:4: bot `b` has no command line"
         );
         assert_eq!(
-            err_of("a sh a\nb\n"),
-            "t/instructions.txt:2: bot `b` has no command"
-        );
-        assert_eq!(
             err_of("a sh a\n\nb sh b\na sh c\n"),
             "t/instructions.txt:4: duplicate bot name `a` (first on line 1)"
         );
@@ -311,6 +316,16 @@ mod tests {
         assert!(err_of("../up sh a\n")
             .starts_with("t/instructions.txt:1: bot name `../up` contains '/'"));
         assert!(err_of("logs sh a\n").contains("reserved"));
+    }
+
+    #[test]
+    fn a_name_alone_is_kept_without_a_command() {
+        let i = parse("a sh a\n\nb\n").unwrap();
+        assert_eq!(i.bots[1].name, "b");
+        assert!(i.bots[1].command.is_empty() && i.bots[1].argv.is_empty());
+        assert_eq!((i.bots[1].line, i.bots[1].command_line), (3, 3));
+        let i = parse("2\na\n# c\nsh a\nb\nsh b\n").unwrap();
+        assert_eq!((i.bots[0].line, i.bots[0].command_line), (2, 4));
     }
 
     #[test]

@@ -867,6 +867,7 @@ mod tests {
                     language: None,
                     owner: None,
                     interface: None,
+                    invalid: None,
                 })
                 .collect(),
             dir: PathBuf::from("."),

@@ -1,6 +1,7 @@
 //! The one place that joins each challenge's pure rules and codec to the
 //! transport and the tournament runner.
 
+pub mod bf_joust;
 pub mod forty;
 pub mod gun_duel;
 pub mod heist;
@@ -22,9 +23,13 @@ use tokio_util::sync::CancellationToken;
 /// after the instructions are resolved and the builds are done.
 pub struct RunContext {
     pub spec: TournamentSpec,
-    /// One per bot, in `spec.bots` order.
+    /// One per bot, in `spec.bots` order; empty for a challenge whose bots
+    /// are not processes ([`ChallengeId::runs_processes`]).
     pub programs: Vec<BotProgram>,
+    /// As `programs`.
     pub logs: Vec<BotLog>,
+    /// What [`load`] read before the tournament was recorded.
+    pub loaded: Loaded,
     pub store: Store,
     /// The results database's path (heist keeps its logs beside it).
     pub db: PathBuf,
@@ -34,6 +39,26 @@ pub struct RunContext {
     pub progress: Arc<Progress>,
 }
 
+/// What a challenge reads of its bots itself, before the tournament is
+/// recorded (so that what it finds is part of the tournament's identity).
+pub enum Loaded {
+    /// The bots are processes: nothing to read.
+    Nothing,
+    /// bf-joust: every program, compiled once.
+    BfJoust(bf_joust::Field),
+}
+
+/// Reads what challenge `id` needs of its bots before the tournament is
+/// recorded. bf-joust compiles every program, reports the invalid ones on
+/// stderr and marks them in `spec` (with each valid bot's token hash as
+/// its fingerprint, so a changed program replays its matches).
+pub fn load(id: ChallengeId, spec: &mut TournamentSpec) -> Result<Loaded> {
+    match id {
+        ChallengeId::BfJoust => bf_joust::load(spec).map(Loaded::BfJoust),
+        _ => Ok(Loaded::Nothing),
+    }
+}
+
 /// Runs (or resumes) a tournament of challenge `id`.
 pub async fn run(id: ChallengeId, ctx: RunContext) -> Result<RunReport> {
     match id {
@@ -41,9 +66,7 @@ pub async fn run(id: ChallengeId, ctx: RunContext) -> Result<RunReport> {
         ChallengeId::GunDuel => gun_duel::run(ctx).await,
         ChallengeId::Heist => heist::run(ctx).await,
         ChallengeId::Forty => forty::run(ctx).await,
-        other => Err(Error::input(format!(
-            "the {other} challenge is not available in this version of the referee"
-        ))),
+        ChallengeId::BfJoust => bf_joust::run(ctx).await,
     }
 }
 
@@ -59,6 +82,7 @@ pub fn standings(
         Some(ChallengeId::GunDuel) => gun_duel::standings(store, row, spec, format),
         Some(ChallengeId::Heist) => heist::standings(store, row, spec, format),
         Some(ChallengeId::Forty) => forty::standings(store, row, spec, format),
+        Some(ChallengeId::BfJoust) => bf_joust::standings(store, spec, format),
         _ => Err(Error::machine(format!(
             "tournament {} is a {} tournament, which this version cannot show",
             row.id, spec.challenge
@@ -78,15 +102,25 @@ pub async fn check(args: crate::cli::CheckArgs, cancel: CancellationToken) -> Re
 
 /// `referee play CHALLENGE ...`: one game with a transcript on stdout.
 pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
+    args.reject_foreign_options()?;
     match args.challenge {
         ChallengeId::MetaTtt => meta_ttt::play(args, cancel).await,
         ChallengeId::GunDuel => gun_duel::play(args, cancel).await,
         ChallengeId::Heist => heist::play(args, cancel).await,
         ChallengeId::Forty => forty::play(args, cancel).await,
-        other => Err(Error::input(format!(
-            "`referee play {other}` is not available yet"
-        ))),
+        ChallengeId::BfJoust => bf_joust::play(args, cancel).await,
     }
+}
+
+/// How a challenge's bots are given in instructions.txt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotKind {
+    /// A command the referee starts (built, confined, logged).
+    Process,
+    /// A program file the referee interprets itself: no process, no build,
+    /// no sandbox, no bot folder needed. An entry names the file, by
+    /// default `NAME/NAME.EXTENSION`.
+    ProgramFile { extension: &'static str },
 }
 
 /// The challenges the referee knows.
@@ -127,6 +161,20 @@ impl ChallengeId {
         Self::ALL.into_iter().find(|c| c.name() == s)
     }
 
+    /// How this challenge's bots are given.
+    pub fn bot_kind(self) -> BotKind {
+        match self {
+            ChallengeId::BfJoust => BotKind::ProgramFile { extension: "bf" },
+            _ => BotKind::Process,
+        }
+    }
+
+    /// Whether the bots run as processes (and so need builds, folders,
+    /// logs and the sandbox).
+    pub fn runs_processes(self) -> bool {
+        self.bot_kind() == BotKind::Process
+    }
+
     /// Checks one challenge setting (`key: value`); the caller adds file and line.
     pub fn check_setting(self, key: &str, value: &str) -> std::result::Result<(), String> {
         match self {
@@ -134,9 +182,7 @@ impl ChallengeId {
             ChallengeId::GunDuel => game_gun_duel::Settings::default().apply(key, value),
             ChallengeId::Heist => heist::check_setting(key, value),
             ChallengeId::Forty => game_forty::Settings::default().set(key, value),
-            _ => Err(format!(
-                "the {self} challenge is not available in this version of the referee"
-            )),
+            ChallengeId::BfJoust => game_bf_joust::Settings::default().set(key, value),
         }
     }
 
@@ -157,19 +203,6 @@ impl ChallengeId {
         match self {
             ChallengeId::GunDuel => (cores / 2).max(1),
             _ => cores.max(1),
-        }
-    }
-
-    /// Refuses challenges this build cannot run yet, with one clear line.
-    pub fn ensure_available(self) -> Result<()> {
-        match self {
-            ChallengeId::MetaTtt
-            | ChallengeId::GunDuel
-            | ChallengeId::Heist
-            | ChallengeId::Forty => Ok(()),
-            other => Err(Error::input(format!(
-                "the {other} challenge is not available in this version of the referee"
-            ))),
         }
     }
 }

@@ -21,6 +21,11 @@ pub struct BotSpec {
     pub owner: Option<String>,
     /// Challenge-specific per-bot value from bot.toml (gun-duel's interface).
     pub interface: Option<String>,
+    /// Why the bot cannot play, when a challenge found out while loading
+    /// its program (bf-joust: the program's one-line error). Such a bot is
+    /// listed with no games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<String>,
 }
 
 /// A resolved tournament.

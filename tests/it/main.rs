@@ -1,6 +1,7 @@
 //! Integration tests: real bot processes in several languages, the
 //! `referee` binary end to end, resume after a kill, organiser mistakes.
 
+mod bf_joust;
 mod common;
 mod forty;
 mod gun_duel;

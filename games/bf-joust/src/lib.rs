@@ -14,7 +14,8 @@
 //!   ([`Settings::KEYS`]); [`plan_matches`]`(&settings, &[Entry], seed) -> Vec<PlannedMatch>`
 //!   lists every match with its tape length ([`match_tape_len`], [`match_identity`]).
 //! - **Run many matches**: [`run_plan`] plays a plan on worker threads and
-//!   reports each result to the calling thread.
+//!   reports each result to the calling thread; [`run_plan_until`] also
+//!   stops claiming matches once asked to (cancellation).
 //! - **Score and print**: [`standings`] builds the leaderboard rows from
 //!   results; [`format_scoreboard`] prints the original's table;
 //!   [`pairing_line`] is the per-pairing progress line.
@@ -45,7 +46,7 @@ pub use arena::{
     run_match, run_match_observed, run_match_with, CycleView, EndReason, MatchResult, NoObserver,
     Observer, Outcome, Scratch, DEFAULT_CYCLES, MAX_TAPE_LEN, MIN_TAPE_LEN, TAPE_LENGTH_COUNT,
 };
-pub use parallel::run_plan;
+pub use parallel::{run_plan, run_plan_until};
 pub use parse::{ParseError, ParseErrorKind, Position, MAX_PROGRAM_BYTES};
 pub use program::Program;
 pub use settings::{Settings, TapeLengths};

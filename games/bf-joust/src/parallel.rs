@@ -33,12 +33,34 @@ pub fn run_plan(
     plan: &[PlannedMatch],
     cycles: u64,
     threads: usize,
+    on_result: impl FnMut(usize, MatchResult),
+) {
+    run_plan_until(programs, plan, cycles, threads, || false, on_result);
+}
+
+/// [`run_plan`] that stops early: every worker asks `stop()` before it
+/// claims the next few matches, and claims nothing more once it answers
+/// true. Matches already claimed are finished and reported, so every
+/// reported result is complete; the unreported ones were never started.
+///
+/// # Panics
+/// As [`run_plan`].
+pub fn run_plan_until(
+    programs: &[Option<&Program>],
+    plan: &[PlannedMatch],
+    cycles: u64,
+    threads: usize,
+    stop: impl Fn() -> bool + Sync,
     mut on_result: impl FnMut(usize, MatchResult),
 ) {
     let threads = threads.clamp(1, plan.len().div_ceil(CHUNK).max(1));
     let next = AtomicUsize::new(0);
-    // Plays the next unclaimed chunk; `None` once the plan is exhausted.
+    // Plays the next unclaimed chunk; `None` once the plan is exhausted or
+    // `stop` says so.
     let play_chunk = |scratch: &mut Scratch| -> Option<Vec<(usize, MatchResult)>> {
+        if stop() {
+            return None;
+        }
         let start = next.fetch_add(CHUNK, Ordering::Relaxed);
         if start >= plan.len() {
             return None;
@@ -133,6 +155,56 @@ mod tests {
             let direct =
                 arena::run_match(&programs[m.left], &programs[m.right], m.tape_len, 10_000);
             assert_eq!(Some(direct), *r);
+        }
+    }
+
+    #[test]
+    fn a_stop_request_ends_the_run_with_only_whole_matches_reported() {
+        let programs: Vec<Program> = ["(>)*9([-]>)*21", "(-+)*300", ""]
+            .iter()
+            .map(|s| Program::parse(s.as_bytes()).expect("valid"))
+            .collect();
+        let refs: Vec<Option<&Program>> = programs.iter().map(Some).collect();
+        let entries: Vec<Entry> = (0..programs.len())
+            .map(|i| Entry {
+                name: format!("b{i}"),
+                owner: "-".into(),
+                invalid: None,
+            })
+            .collect();
+        let settings = Settings::from_pairs(&[("matches-per-pairing", "1000")]).expect("valid");
+        let plan = plan_matches(&settings, &entries, 1);
+        for threads in [1, 2] {
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let mut reported = Vec::new();
+            run_plan_until(
+                &refs,
+                &plan,
+                10_000,
+                threads,
+                || stop.load(Ordering::Relaxed),
+                |i, r| {
+                    let m = &plan[i];
+                    let direct =
+                        arena::run_match(&programs[m.left], &programs[m.right], m.tape_len, 10_000);
+                    assert_eq!(r, direct);
+                    reported.push(i);
+                    if reported.len() == 20 {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                },
+            );
+            assert!(reported.len() >= 20, "{threads} threads");
+            assert!(
+                reported.len() < plan.len(),
+                "{threads} threads: stopped early ({} of {})",
+                reported.len(),
+                plan.len()
+            );
+            let count = reported.len();
+            reported.sort_unstable();
+            reported.dedup();
+            assert_eq!(reported.len(), count, "a match reported twice");
         }
     }
 }
