@@ -40,7 +40,7 @@ use game_forty::{
 use referee_sandbox::Confinement;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -933,12 +933,12 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     prepare_folders(&spec)?;
 
     // What earlier runs committed.
-    let mut done = vec![false; usize::try_from(blocks).unwrap_or(usize::MAX).min(1 << 32)];
+    let mut done: HashSet<u64> = HashSet::new();
     let mut stored = Aggregate::new(n);
     let mut events_kept = vec![0usize; n];
     load_blocks(&store, &spec, &s, |block, record| {
-        if let Some(slot) = block.and_then(|b| done.get_mut(b as usize)) {
-            *slot = true;
+        if let Some(b) = block.filter(|&b| b < blocks) {
+            done.insert(b);
         }
         stored.merge(&record.aggregate);
         for (bot, _) in &record.events {
@@ -947,9 +947,12 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
             }
         }
     })?;
-    let already_done: u64 = (0..blocks)
-        .filter(|&b| done.get(b as usize).copied().unwrap_or(false))
-        .map(|b| block_games(b, s.games).count() as u64)
+    let already_done: u64 = done
+        .iter()
+        .map(|&b| {
+            let range = block_games(b, s.games);
+            range.end - range.start
+        })
         .sum();
     let mut report = RunReport {
         total: usize::try_from(s.games).unwrap_or(usize::MAX),
@@ -1039,7 +1042,7 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         while *next_block < blocks {
             let b = *next_block;
             *next_block += 1;
-            if !done.get(b as usize).copied().unwrap_or(false) {
+            if !done.contains(&b) {
                 return Some(block_games(b, s.games).start);
             }
         }

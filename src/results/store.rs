@@ -98,6 +98,23 @@ impl Store {
         Ok(Store { conn })
     }
 
+    /// Caps SQLite's page cache of this connection at `kib` KiB. The single
+    /// writer only appends rows, which needs few pages; a small cache keeps
+    /// the referee's memory flat however large the database grows (the
+    /// default, 2 MiB, fills up as a long tournament's rows accumulate).
+    pub fn limit_cache(&self, kib: u32) -> Result<()> {
+        self.conn
+            .pragma_update(None, "cache_size", -i64::from(kib.max(1)))?;
+        Ok(())
+    }
+
+    /// The page cache limit of this connection, in KiB.
+    pub fn cache_limit_kib(&self) -> Result<i64> {
+        let size: i64 = self.conn.query_row("PRAGMA cache_size", [], |r| r.get(0))?;
+        let page: i64 = self.conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        Ok(if size < 0 { -size } else { size * page / 1024 })
+    }
+
     /// The tournament with this identity, created if new. Touches `updated_at`
     /// so the most recent run is the default for `standings`.
     pub fn tournament(
@@ -485,6 +502,9 @@ mod tests {
         });
         assert!(err.is_err());
         assert_eq!(seen, 1);
+        s.limit_cache(256).unwrap();
+        assert_eq!(s.cache_limit_kib().unwrap(), 256);
+        assert_eq!(scan("t1/").len(), 3, "still readable with a small cache");
         assert_eq!(prefix_end("ab"), Some("ac".to_string()));
         assert_eq!(prefix_end("a\u{D7FF}"), Some("a\u{E000}".to_string()));
         assert_eq!(prefix_end("\u{10FFFF}"), None);

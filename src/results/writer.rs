@@ -20,6 +20,9 @@ struct Commit {
     done: oneshot::Sender<Result<()>>,
 }
 
+/// Page cache of the writer's connection, in KiB.
+const WRITER_CACHE_KIB: u32 = 256;
+
 /// A handle to the writer thread. Cheap to clone.
 #[derive(Clone)]
 pub struct Writer {
@@ -48,6 +51,8 @@ impl Writer {
         tournament_id: i64,
         challenge: String,
     ) -> Result<(Writer, std::thread::JoinHandle<()>)> {
+        // Appending needs few pages; keep memory flat over long runs.
+        store.limit_cache(WRITER_CACHE_KIB)?;
         let (tx, mut rx) = mpsc::unbounded_channel::<Commit>();
         let handle = std::thread::Builder::new()
             .name("results-writer".into())
