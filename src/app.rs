@@ -261,7 +261,7 @@ async fn run_pass(
             Some(build) => {
                 progress.say(&format!("building {}: {}", bot.name, build.command));
                 let log = BotLog::new(log_path(&spec.dir, &bot.name));
-                let confinement = confine(support, "build", &bot.folder, &denied)?;
+                let confinement = confine(support, "build", &bot.folder, &denied, None)?;
                 match run_build(&bot.name, &bot.folder, build, confinement, &log, &cancel).await {
                     Ok(()) => {
                         content = crate::bot_folder::content_hash(&bot.folder, ignore);
@@ -327,6 +327,7 @@ async fn run_pass(
             })?;
         }
         let policy = spec.challenge.clone();
+    let memory_mb = spec.settings.get("memory-mb").and_then(|v| v.trim().parse::<u64>().ok());
         let programs = spec
             .bots
             .iter()
@@ -334,7 +335,7 @@ async fn run_pass(
                 Ok(program_for(
                     &spec,
                     b,
-                    confine(support, &policy, &b.folder, &denied)?,
+                    confine(support, &policy, &b.folder, &denied, memory_mb)?,
                 ))
             })
             .collect::<Result<Vec<BotProgram>>>()?;
@@ -427,8 +428,13 @@ fn confine(
     policy: &str,
     folder: &Path,
     denied: &[PathBuf],
+    memory_mb: Option<u64>,
 ) -> Result<Confinement> {
-    let policy = Policy::named(policy).map_err(Error::machine)?;
+    let mut policy = Policy::named(policy).map_err(Error::machine)?;
+    // A challenge's own memory setting (forty's `memory-mb`) beats the policy's default.
+    if let Some(mb) = memory_mb {
+        policy.memory_mb = mb;
+    }
     let setup = Setup {
         policy: &policy,
         own_folder: folder,

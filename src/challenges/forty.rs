@@ -988,10 +988,6 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     if already_done >= s.games {
         return Ok(report);
     }
-    progress.say(&format!(
-        "note: memory-mb ({} MB) is not enforced by this version of the referee",
-        s.memory_mb
-    ));
 
     let (writer, writer_thread) = Writer::start(store, tournament_id, spec.challenge.clone())?;
     let limits = EngineLimits {
