@@ -327,7 +327,10 @@ async fn run_pass(
             })?;
         }
         let policy = spec.challenge.clone();
-    let memory_mb = spec.settings.get("memory-mb").and_then(|v| v.trim().parse::<u64>().ok());
+        let memory_mb = spec
+            .settings
+            .get("memory-mb")
+            .and_then(|v| v.trim().parse::<u64>().ok());
         let programs = spec
             .bots
             .iter()

@@ -186,13 +186,24 @@ impl PlayArgs {
     pub fn reject_foreign_options(&self) -> crate::error::Result<()> {
         let bf = self.challenge == ChallengeId::BfJoust;
         let heist = self.challenge == ChallengeId::Heist;
+        let gun = self.challenge == ChallengeId::GunDuel;
+        let forty = self.challenge == ChallengeId::Forty;
+        let meta = self.challenge == ChallengeId::MetaTtt;
         let given = [
             ("--timeout-ms", self.timeout_ms.is_some(), !bf),
-            ("--max-rounds", self.max_rounds.is_some(), !bf),
+            ("--max-rounds", self.max_rounds.is_some(), meta),
             ("--cwd", self.cwd.is_some(), !bf),
             ("--tape-len", self.tape_len.is_some(), bf),
             ("--cycles", self.cycles.is_some(), bf),
             ("--trace", self.trace, bf || heist),
+            ("--games", self.games.is_some(), heist),
+            ("--rabble", self.rabble.is_some(), heist),
+            ("--names", self.names.is_some(), heist),
+            ("--interface-a", self.interface_a.is_some(), gun),
+            ("--interface-b", self.interface_b.is_some(), gun),
+            ("--duels", self.duels.is_some(), gun),
+            ("--turns", self.turns.is_some(), gun),
+            ("--dice", self.dice.is_some(), forty),
         ];
         match given.iter().find(|(_, set, known)| *set && !*known) {
             Some((flag, _, _)) => Err(crate::error::Error::input(format!(

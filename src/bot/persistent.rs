@@ -1,27 +1,28 @@
 //! The persistent transport: one long-lived process per bot that is talked
 //! to in messages (forty's multiplexed lines, gun-duel's interface 2).
 //!
-//! Three tasks per process keep every pipe moving, so neither side can
-//! deadlock on a full pipe: a writer drains a queue of byte batches into
-//! stdin (so [`LineProcess::send`] never blocks), a reader cuts stdout into
-//! messages with the challenge's [`Framing`] and stamps each with the time
-//! of the read that completed it, and a drain copies stderr, capped, into
-//! the bot's log. The reader's queue is bounded: a bot that floods faster
-//! than the referee consumes is simply blocked by its own full pipe.
+//! Neither side can deadlock on a full pipe. [`LineProcess::send`] never
+//! blocks: it writes into stdin at once while the pipe has room (no task
+//! hop on the hot path), and otherwise queues the rest for a pump task that
+//! writes it as the bot reads. A reader task cuts stdout into messages with
+//! the challenge's [`Framing`] and stamps each with the time of the read
+//! that completed it, and a drain copies stderr, capped, into the bot's
+//! log. The reader's queue is bounded: a bot that floods faster than the
+//! referee consumes is simply blocked by its own full pipe.
 
 use super::log::BotLog;
 use super::one_shot::kill_group;
 use super::program::BotProgram;
 use game_core::LineReply;
 use referee_sandbox::sys::{self, PidFd, Reaped};
+use std::collections::VecDeque;
 use std::os::fd::OwnedFd;
 use std::process::Stdio;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, Notify};
 
 /// What a framing function found at the start of the unread bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,12 +147,9 @@ const QUEUE: usize = 4096;
 pub struct LineProcess {
     pid: u32,
     exited: PidFd,
-    to_stdin: Option<mpsc::UnboundedSender<Vec<u8>>>,
-    /// Batches queued by [`LineProcess::send`].
-    sent: AtomicU64,
-    /// Batches the writer has fully written (`u64::MAX` once it gave up:
-    /// the rest is dropped, which counts as done).
-    written: watch::Receiver<u64>,
+    /// `None` once stdin is closed (the pump may still hold it to finish).
+    stdin: Option<Arc<pipe::Sender>>,
+    to_write: Arc<Backlog>,
     /// `None` for a process whose messages go to a shared sink.
     from_stdout: Option<mpsc::Receiver<Incoming>>,
     closed: bool,
@@ -219,7 +217,8 @@ impl LineProcess {
             .take()
             .map(OwnedFd::from)
             .map(pipe::Sender::from_owned_fd)
-            .transpose()?;
+            .transpose()?
+            .map(Arc::new);
         let stdout = child
             .stdout
             .take()
@@ -233,24 +232,6 @@ impl LineProcess {
             .map(pipe::Receiver::from_owned_fd)
             .transpose()?;
 
-        let (to_stdin, mut queue) = mpsc::unbounded_channel::<Vec<u8>>();
-        let (done, written) = watch::channel(0u64);
-        if let Some(mut stdin) = stdin {
-            tokio::spawn(async move {
-                while let Some(bytes) = queue.recv().await {
-                    // A failed write means the bot is gone; the reader will
-                    // see stdout close. Drop the rest quietly.
-                    if stdin.write_all(&bytes).await.is_err() {
-                        break;
-                    }
-                    done.send_modify(|n| *n += 1);
-                }
-                done.send_replace(u64::MAX);
-                // Dropping stdin sends EOF.
-            });
-        } else {
-            done.send_replace(u64::MAX);
-        }
         match stdout {
             Some(stdout) => {
                 tokio::spawn(read_messages(stdout, framing, sink));
@@ -264,9 +245,8 @@ impl LineProcess {
         Ok(LineProcess {
             pid,
             exited,
-            to_stdin: Some(to_stdin),
-            sent: AtomicU64::new(0),
-            written,
+            stdin,
+            to_write: Arc::new(Backlog::default()),
             from_stdout: None,
             closed: false,
             reaped: None,
@@ -279,12 +259,43 @@ impl LineProcess {
         self.pid
     }
 
-    /// Queues bytes for the bot's stdin. Never blocks; a dead bot's bytes are dropped.
+    /// Queues bytes for the bot's stdin. Never blocks; a dead bot's bytes are
+    /// dropped. Bytes are written in the order they are sent.
     pub fn send(&self, bytes: impl Into<Vec<u8>>) {
-        if let Some(tx) = &self.to_stdin {
-            if tx.send(bytes.into()).is_ok() {
-                self.sent.fetch_add(1, Ordering::Relaxed);
+        let Some(stdin) = &self.stdin else { return };
+        let bytes = bytes.into();
+        let Ok(mut queue) = self.to_write.queue.lock() else {
+            return;
+        };
+        if queue.failed || bytes.is_empty() {
+            return;
+        }
+        let mut done = 0;
+        if queue.chunks.is_empty() {
+            // Nothing ahead of these bytes: write what the pipe takes now.
+            while done < bytes.len() {
+                match stdin.try_write(&bytes[done..]) {
+                    Ok(n) => done += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                    Err(_) => {
+                        // The bot is gone; the reader will see stdout close.
+                        queue.failed = true;
+                        return;
+                    }
+                }
             }
+            if done == bytes.len() {
+                return;
+            }
+        }
+        queue.chunks.push_back(if done == 0 {
+            bytes
+        } else {
+            bytes[done..].to_vec()
+        });
+        if !queue.pumping {
+            queue.pumping = true;
+            tokio::spawn(pump(Arc::clone(stdin), Arc::clone(&self.to_write)));
         }
     }
 
@@ -293,17 +304,16 @@ impl LineProcess {
     /// still blocked at the deadline: the bot stopped reading its stdin and
     /// the pipe is full. Bytes dropped for a dead bot count as written.
     pub async fn flushed_before(&mut self, deadline: Instant) -> bool {
-        let sent = self.sent.load(Ordering::Relaxed);
         let until = tokio::time::Instant::from_std(deadline);
         loop {
-            if *self.written.borrow_and_update() >= sent {
+            let drained = self.to_write.drained.notified();
+            tokio::pin!(drained);
+            drained.as_mut().enable();
+            if self.to_write.is_done() {
                 return true;
             }
-            match tokio::time::timeout_at(until, self.written.changed()).await {
-                Err(_) => return false,
-                // The writer is gone: nothing more will be written.
-                Ok(Err(_)) => return true,
-                Ok(Ok(())) => {}
+            if tokio::time::timeout_at(until, drained).await.is_err() {
+                return self.to_write.is_done();
             }
         }
     }
@@ -338,14 +348,14 @@ impl LineProcess {
         }
     }
 
-    /// Closes stdin (the bot sees EOF).
+    /// Closes stdin (the bot sees EOF once what is queued is written).
     pub fn close_stdin(&mut self) {
-        self.to_stdin = None;
+        self.stdin = None;
     }
 
     /// Kills the whole process group now and reaps the process.
     pub async fn kill(&mut self) -> Option<Reaped> {
-        self.to_stdin = None;
+        self.stdin = None;
         kill_group(self.pid);
         self.reap().await
     }
@@ -394,6 +404,70 @@ impl Drop for LineProcess {
             if let Ok(Some(_)) = sys::wait4(self.pid, false) {
                 super::reaper::forget(self.pid);
             }
+        }
+    }
+}
+
+/// Bytes waiting for room in a bot's stdin.
+#[derive(Default)]
+struct Backlog {
+    queue: Mutex<Queue>,
+    /// Notified when the queue empties (or writing failed).
+    drained: Notify,
+}
+
+#[derive(Default)]
+struct Queue {
+    chunks: VecDeque<Vec<u8>>,
+    /// Bytes of the front chunk already written.
+    offset: usize,
+    /// A pump task is writing the queue.
+    pumping: bool,
+    /// A write failed: the bot is gone and everything is dropped.
+    failed: bool,
+}
+
+impl Backlog {
+    fn is_done(&self) -> bool {
+        self.queue
+            .lock()
+            .map_or(true, |q| q.failed || q.chunks.is_empty())
+    }
+}
+
+/// Writes the queue as the pipe makes room, then ends. Holds stdin open
+/// until then, so a closed stdin still gets what was sent before.
+async fn pump(stdin: Arc<pipe::Sender>, backlog: Arc<Backlog>) {
+    loop {
+        let ready = stdin.writable().await;
+        let Ok(mut guard) = backlog.queue.lock() else {
+            return;
+        };
+        let q: &mut Queue = &mut guard;
+        if ready.is_err() {
+            q.failed = true;
+        }
+        while !q.failed {
+            let Some(front) = q.chunks.front() else { break };
+            let len = front.len();
+            match stdin.try_write(&front[q.offset..]) {
+                Ok(n) => {
+                    q.offset += n;
+                    if q.offset >= len {
+                        q.chunks.pop_front();
+                        q.offset = 0;
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                Err(_) => q.failed = true,
+            }
+        }
+        if q.failed || q.chunks.is_empty() {
+            q.chunks.clear();
+            q.pumping = false;
+            drop(guard);
+            backlog.drained.notify_waiters();
+            return;
         }
     }
 }

@@ -765,3 +765,17 @@ fn an_interrupted_tournament_resumes_to_the_same_result() {
     )));
     assert_eq!(stdout(&third), stdout(&full));
 }
+
+#[test]
+fn the_example_tournament_resolves_with_both_interfaces() {
+    let path = root().join("examples/bots/gun-duel/instructions.txt");
+    let resolved = referee::config::resolve(&path, &referee::config::Overrides::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(resolved.challenge.name(), "gun-duel");
+    let (_, interfaces) = referee::challenges::gun_duel::resolve(&resolved.spec).unwrap();
+    assert_eq!(interfaces.len(), 5);
+    assert!(interfaces.contains(&game_gun_duel::Interface::Io));
+    assert!(interfaces.contains(&game_gun_duel::Interface::ExitCode));
+    assert!(resolved.spec.bots.iter().all(|b| b.language.is_some()));
+    assert_eq!(resolved.builds.iter().flatten().count(), 2, "C and C++");
+}

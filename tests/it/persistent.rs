@@ -267,3 +267,29 @@ async fn processes_on_a_shared_sink_deliver_tagged_batches_in_order() {
     let mut b = b;
     b.kill().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bytes_sent_while_the_pipe_is_full_arrive_in_order_then_eof() {
+    let home = tempfile::tempdir().unwrap();
+    // Reads nothing for a while, so the pipe fills and later sends queue up.
+    let mut p = start(
+        &["sh", "-c", "sleep 0.3; exec cat"],
+        home.path(),
+        BotLog::discard(),
+    );
+    let n = 20_000;
+    for i in 0..n {
+        p.send(format!("n{i}\n"));
+    }
+    p.close_stdin();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for i in 0..n {
+        match p.next_before(deadline).await {
+            Some(Incoming::Message(m, _)) => assert_eq!(m, format!("n{i}").into_bytes()),
+            other => panic!("message {i}: {other:?}"),
+        }
+    }
+    // Stdin was closed after the queue: cat saw EOF and exited.
+    assert_eq!(p.next_before(deadline).await, Some(Incoming::Closed));
+    p.kill().await;
+}

@@ -59,7 +59,12 @@ async fn arguments_are_appended_without_a_shell() {
         home.path(),
     );
     let args = vec!["a b".to_string(), "$HOME".to_string(), "'q'".to_string()];
-    let out = run_once(&p, &args, &LIMITS, &CancellationToken::new()).await;
+    // Generous: Python's start-up on a loaded machine is not what is tested.
+    let limits = Limits {
+        deadline: Duration::from_secs(20),
+        ..LIMITS
+    };
+    let out = run_once(&p, &args, &limits, &CancellationToken::new()).await;
     assert_eq!(
         String::from_utf8_lossy(&out.reply.stdout).trim(),
         "['fixed', 'a b', '$HOME', \"'q'\"]"
