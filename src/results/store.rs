@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result};
 use rusqlite::{params, Connection, OptionalExtension};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 const SCHEMA: &str = "
@@ -40,6 +40,10 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     PRIMARY KEY (challenge, checkpoint_key)
 );
 ";
+
+/// From this many keys on, [`Store::games`] reads all of the challenge's
+/// rows once instead of looking each key up.
+const SCAN_FROM_KEYS: usize = 2048;
 
 /// A stored tournament.
 #[derive(Debug, Clone)]
@@ -168,24 +172,40 @@ impl Store {
 
     /// The stored games of `challenge` among `keys`.
     pub fn games(&self, challenge: &str, keys: &[String]) -> Result<HashMap<String, GameRow>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT game_key, seed, record FROM games WHERE challenge = ?1 AND game_key = ?2",
-        )?;
-        let mut found = HashMap::new();
-        for key in keys {
-            let row = stmt
-                .query_row(params![challenge, key], |r| {
-                    Ok(GameRow {
-                        game_key: r.get(0)?,
-                        seed: r.get(1)?,
-                        record: r.get(2)?,
-                    })
-                })
-                .optional()?;
-            if let Some(row) = row {
-                found.insert(key.clone(), row);
+        // One read transaction: one snapshot, and one lock instead of one
+        // per key.
+        let tx = self.conn.unchecked_transaction()?;
+        let mut found = HashMap::with_capacity(keys.len());
+        let to_row = |r: &rusqlite::Row<'_>| {
+            Ok(GameRow {
+                game_key: r.get(0)?,
+                seed: r.get(1)?,
+                record: r.get(2)?,
+            })
+        };
+        if keys.len() >= SCAN_FROM_KEYS {
+            // Many keys (a bf-joust field has tens of thousands): one pass
+            // over the challenge's rows beats an index lookup per key.
+            let wanted: HashSet<&str> = keys.iter().map(String::as_str).collect();
+            let mut stmt =
+                tx.prepare_cached("SELECT game_key, seed, record FROM games WHERE challenge = ?1")?;
+            for row in stmt.query_map(params![challenge], to_row)? {
+                let row = row?;
+                if wanted.contains(row.game_key.as_str()) {
+                    found.insert(row.game_key.clone(), row);
+                }
+            }
+        } else {
+            let mut stmt = tx.prepare_cached(
+                "SELECT game_key, seed, record FROM games WHERE challenge = ?1 AND game_key = ?2",
+            )?;
+            for key in keys {
+                if let Some(row) = stmt.query_row(params![challenge, key], to_row).optional()? {
+                    found.insert(key.clone(), row);
+                }
             }
         }
+        tx.commit()?;
         Ok(found)
     }
 
@@ -509,5 +529,36 @@ mod tests {
         assert_eq!(prefix_end("a\u{D7FF}"), Some("a\u{E000}".to_string()));
         assert_eq!(prefix_end("\u{10FFFF}"), None);
         assert_eq!(prefix_end(""), None);
+    }
+
+    #[test]
+    fn many_keys_find_the_same_games_as_few() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("results.db")).unwrap();
+        let t = s.tournament("bf-joust", "id", "{}").unwrap();
+        let row = |i: usize| GameRow {
+            game_key: format!("k{i}"),
+            seed: i as i64,
+            record: format!("{{\"i\":{i}}}"),
+        };
+        // Even keys stored for bf-joust, multiples of 3 for another challenge.
+        let even: Vec<GameRow> = (0..3 * SCAN_FROM_KEYS).step_by(2).map(row).collect();
+        let threes: Vec<GameRow> = (0..3 * SCAN_FROM_KEYS).step_by(3).map(row).collect();
+        s.commit(t.id, "bf-joust", &even, 0.0).unwrap();
+        s.commit(t.id, "forty", &threes, 0.0).unwrap();
+        let keys: Vec<String> = (1..=SCAN_FROM_KEYS + 1).map(|i| format!("k{i}")).collect();
+        let many = s.games("bf-joust", &keys).unwrap();
+        assert_eq!(many.len(), SCAN_FROM_KEYS / 2);
+        for chunk in keys.chunks(100) {
+            let few = s.games("bf-joust", chunk).unwrap();
+            for key in chunk {
+                assert_eq!(
+                    few.get(key).map(|g| (&g.record, g.seed)),
+                    many.get(key).map(|g| (&g.record, g.seed)),
+                    "{key}"
+                );
+            }
+        }
+        assert!(many.contains_key("k2") && !many.contains_key("k3"));
     }
 }
