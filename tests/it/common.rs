@@ -101,3 +101,41 @@ pub fn alive(pid: i32) -> bool {
         Err(_) => false,
     }
 }
+
+/// Runs the referee with `args` in `dir` and kills it with SIGKILL as soon as
+/// it has reported `reports` finished games (`[n/total]` lines: reported
+/// means committed). Returns how many were reported before the kill.
+pub fn kill_after_reports(dir: &Path, args: &[&str], reports: usize) -> usize {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("referee runs");
+    let mut reported = 0;
+    if let Some(err) = child.stderr.take() {
+        for line in BufReader::new(err).lines().map_while(Result::ok) {
+            if line.starts_with('[') {
+                reported += 1;
+                if reported == reports {
+                    break;
+                }
+            }
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    reported
+}
+
+/// The number N of a `resuming: N of M games ...` line on stderr.
+pub fn resumed_games(stderr: &str) -> usize {
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("resuming: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no resume line in {stderr}"))
+}

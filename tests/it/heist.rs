@@ -10,9 +10,7 @@ use referee::challenges::heist::{self, play_game, Bots};
 use referee_sandbox::Confinement;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use tokio_util::sync::CancellationToken;
 
 // ---------------------------------------------------------------------------
@@ -799,25 +797,11 @@ fn a_killed_run_resumes_to_identical_results_and_logs() {
     assert!(full.status.success(), "{}", stderr(&full));
 
     let cut = resume_setup();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["--instructions", "instructions.txt", "--jobs", "2"])
-        .current_dir(cut.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let mut reported = 0;
-    for line in lines.by_ref() {
-        if line.unwrap().starts_with('[') {
-            reported += 1;
-            if reported == 15 {
-                break;
-            }
-        }
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let reported = crate::common::kill_after_reports(
+        cut.path(),
+        &["--instructions", "instructions.txt", "--jobs", "2"],
+        15,
+    );
     assert_eq!(reported, 15);
 
     let again = referee(
@@ -826,12 +810,7 @@ fn a_killed_run_resumes_to_identical_results_and_logs() {
     );
     assert!(again.status.success(), "{}", stderr(&again));
     let err = stderr(&again);
-    let resumed: usize = err
-        .lines()
-        .find_map(|l| l.strip_prefix("resuming: "))
-        .and_then(|l| l.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no resume line in {err}"));
+    let resumed = crate::common::resumed_games(&err);
     assert!((15..50).contains(&resumed), "{resumed} games kept");
     let played = err.lines().filter(|l| l.starts_with('[')).count();
     assert_eq!(played, 50 - resumed, "only the missing games are played");

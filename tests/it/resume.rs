@@ -3,9 +3,7 @@
 //! an uninterrupted run.
 
 use crate::common::{bot, first_legal, python, q, referee, root, stderr, stdout};
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn setup(dir: &Path) {
     let tactician = dir.join("tactician");
@@ -45,26 +43,12 @@ fn a_killed_run_resumes_to_the_same_standings() {
 
     let cut = tempfile::tempdir().unwrap();
     setup(cut.path());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["--instructions", "instructions.txt", "--jobs", "2"])
-        .current_dir(cut.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     // Kill it without warning once three games are reported (so committed).
-    let mut reported = 0;
-    for line in lines.by_ref() {
-        if line.unwrap().starts_with('[') {
-            reported += 1;
-            if reported == 3 {
-                break;
-            }
-        }
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let reported = crate::common::kill_after_reports(
+        cut.path(),
+        &["--instructions", "instructions.txt", "--jobs", "2"],
+        3,
+    );
     assert_eq!(reported, 3);
 
     let again = referee(
@@ -73,12 +57,7 @@ fn a_killed_run_resumes_to_the_same_standings() {
     );
     assert!(again.status.success(), "{}", stderr(&again));
     let err = stderr(&again);
-    let resumed: usize = err
-        .lines()
-        .find_map(|l| l.strip_prefix("resuming: "))
-        .and_then(|l| l.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no resume line in {err}"));
+    let resumed = crate::common::resumed_games(&err);
     assert!((3..12).contains(&resumed), "{resumed} games kept");
     let played = err.lines().filter(|l| l.starts_with('[')).count();
     assert_eq!(played, 12 - resumed, "only the missing games are played");
