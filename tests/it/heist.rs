@@ -950,3 +950,46 @@ fn the_example_tournament_runs_and_its_bots_never_fault() {
     assert!(logs.contains("\ncrosser bet 1.\n"));
     assert!(logs.contains("\npassive bet 0.\n"));
 }
+
+#[test]
+fn ctrl_c_stops_the_run_and_the_rerun_finishes_the_same() {
+    let settings = "seed: 6\ngames: 12\nrabble: 20";
+    let whole = field(settings, 1);
+    let full = referee(whole.path(), &["--instructions", "instructions.txt"]);
+    assert!(full.status.success(), "{}", stderr(&full));
+
+    let cut = field(settings, 1);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["--instructions", "instructions.txt"])
+        .current_dir(cut.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in lines.by_ref() {
+        if line.unwrap().starts_with("[4/") {
+            break;
+        }
+    }
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{rest:?}");
+    assert!(
+        rest.iter().any(|l| l.starts_with("interrupted: ")),
+        "{rest:?}"
+    );
+    // The standings so far (no finished tournament yet) are printed.
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Program Name"));
+
+    let again = referee(cut.path(), &["--instructions", "instructions.txt"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(stderr(&again).contains("resuming: "));
+    assert_eq!(stdout(&again), stdout(&full));
+    assert_eq!(
+        std::fs::read(cut.path().join("heist-logs/tournament-1.log")).unwrap(),
+        std::fs::read(whole.path().join("heist-logs/tournament-1.log")).unwrap()
+    );
+}
