@@ -73,15 +73,6 @@ pub fn limits(settings: &Settings) -> Limits {
     }
 }
 
-/// The sandbox policy of this challenge (§6.1): the bot's folder is
-/// read-only (`wire::BOT_FOLDER_READ_ONLY`) and memory is limited to
-/// `wire::MEMORY_LIMIT_BYTES`. This is the seam where the sandbox applies
-/// them; until it can, a bot gets what every bot gets (its own process
-/// group, death with the referee).
-pub fn confinement(_program: &BotProgram) -> Confinement {
-    Confinement::minimal()
-}
-
 /// What [`play_game`] shows an observer after each call (`play --trace`).
 pub struct CallView<'a> {
     pub request: &'a Request,
@@ -562,14 +553,9 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
 
     let (writer, thread) = Writer::start(ctx.store, ctx.tournament_id, CHALLENGE.to_string())?;
     let limits = limits(&settings);
-    let programs = ctx
-        .programs
-        .into_iter()
-        .map(|mut p| {
-            p.confinement = confinement(&p);
-            p
-        })
-        .collect();
+    // Confined by the caller with sandbox/policy/heist.toml: the bot's
+    // folder read-only, 512 MiB, no network (spec §6.1).
+    let programs = ctx.programs;
     let shared = Arc::new(Shared {
         programs,
         logs: ctx.logs,
@@ -792,7 +778,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     for (name, cmd) in names.iter().zip(&args.bots) {
         let argv = crate::instructions::split_command(cmd)
             .map_err(|m| Error::input(format!("{name}: {m}")))?;
-        let mut program = BotProgram {
+        let program = BotProgram {
             name: name.clone(),
             argv,
             cwd: cwd.clone(),
@@ -801,7 +787,6 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             confinement: Confinement::minimal(),
             env: Vec::new(),
         };
-        program.confinement = confinement(&program);
         programs.push(program);
     }
     let games = settings.games.unwrap_or(1);

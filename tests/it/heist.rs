@@ -10,7 +10,9 @@ use referee::challenges::heist::{self, play_game, Bots};
 use referee_sandbox::Confinement;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use tokio_util::sync::CancellationToken;
 
 // ---------------------------------------------------------------------------
