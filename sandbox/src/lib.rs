@@ -1,17 +1,18 @@
-//! Everything the referee does to a bot process that needs `unsafe`: the
-//! pre-exec hook that confines a child before it runs bot code, and the few
-//! raw process syscalls (pidfd, wait4 with resource usage) that std and nix
-//! do not wrap. The rest of the referee is `#![forbid(unsafe_code)]`.
+//! Everything the referee does to a bot process that needs `unsafe`:
+//! starting it ([`spawn`]: clone, confinement, exec) and the few raw
+//! process syscalls (pidfd, wait4 with resource usage) that std and nix do
+//! not wrap. The rest of the referee is `#![forbid(unsafe_code)]`.
 //!
 //! A [`Confinement`] is prepared once per bot in the parent (Landlock rules
 //! opened, the seccomp filter compiled: everything that allocates or opens
-//! files) and applied in the child between fork and exec, where only
+//! files) and applied in the child between clone and exec, where only
 //! async-signal-safe calls are made:
 //!
-//! 1. die with the referee (`PR_SET_PDEATHSIG`),
-//! 2. resource limits: committed memory (`RLIMIT_DATA`, which counts what a
-//!    process really allocates, not the address space the JVM and V8
-//!    reserve), no core files,
+//! 1. die with the referee (`PR_SET_PDEATHSIG`), own process group, stdio,
+//!    working directory (done by [`spawn`]),
+//! 2. join the bot's pids cgroup; resource limits: committed memory
+//!    (`RLIMIT_DATA`, which counts what a process really allocates, not the
+//!    address space the JVM and V8 reserve), no core files,
 //! 3. `no_new_privs`, then the Landlock ruleset (files),
 //! 4. the seccomp filter (no internet sockets).
 
@@ -20,6 +21,7 @@ pub mod fs_rules;
 pub mod policy;
 pub mod probe;
 pub mod seccomp;
+pub mod spawn;
 pub mod sys;
 
 pub use policy::{FolderAccess, Policy};
@@ -31,9 +33,7 @@ use landlock::{
 };
 use seccompiler::BpfProgram;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 /// What one bot's processes may touch.
@@ -119,81 +119,73 @@ impl Confinement {
         self.inner.landlock.is_some() || self.inner.seccomp.is_some()
     }
 
-    /// Installs the pre-exec hook on `cmd`. The command must also be given
-    /// its own process group (`CommandExt::process_group(0)`), which std does
-    /// without a hook.
-    pub fn install(&self, cmd: &mut Command) {
-        let parent = std::process::id() as libc::pid_t;
-        let inner = Arc::clone(&self.inner);
-        // SAFETY: the closure runs in the forked child before exec. It only
-        // makes async-signal-safe system calls (prctl, getppid, setrlimit,
-        // landlock_restrict_self, seccomp) and allocates nothing: every
-        // buffer it reads was prepared in the parent.
-        unsafe {
-            cmd.pre_exec(move || {
-                // A referee killed with SIGKILL cannot clean up: have the
-                // kernel kill the bot when the thread that forked it dies.
-                // Bots are forked only from the runtime's long-lived worker
-                // threads, so this fires only when the referee itself dies.
-                if libc::prctl(
-                    libc::PR_SET_PDEATHSIG,
-                    libc::SIGKILL as libc::c_ulong,
-                    0,
-                    0,
-                    0,
-                ) != 0
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // The referee may have died before prctl took effect.
-                if libc::getppid() != parent {
-                    libc::_exit(137);
-                }
-                if let Some(group) = &inner.pids {
-                    // "0" moves the writing process into the group.
-                    let fd = libc::open(group.procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-                    if fd < 0 || libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    libc::close(fd);
-                }
-                if let Some(n) = inner.nproc {
-                    let lim = libc::rlimit {
-                        rlim_cur: n,
-                        rlim_max: n,
-                    };
-                    libc::setrlimit(libc::RLIMIT_NPROC, &lim);
-                }
-                let no_core = libc::rlimit {
-                    rlim_cur: 0,
-                    rlim_max: 0,
-                };
-                libc::setrlimit(libc::RLIMIT_CORE, &no_core);
-                if let Some(bytes) = inner.memory {
-                    let lim = libc::rlimit {
-                        rlim_cur: bytes,
-                        rlim_max: bytes,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_DATA, &lim) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                if (inner.landlock.is_some() || inner.seccomp.is_some())
-                    && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
-                if let Some(fd) = &inner.landlock {
-                    if libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0u32) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                if let Some(bpf) = &inner.seccomp {
-                    seccompiler::apply_filter(bpf).map_err(|_| std::io::Error::last_os_error())?;
-                }
-                Ok(())
-            });
+    /// Applies the confinement to the calling process: run by the child of
+    /// [`spawn::Command::spawn`] between clone and exec. Returns the errno of
+    /// the step that failed.
+    ///
+    /// # Safety
+    /// Only async-signal-safe system calls on data prepared by
+    /// [`Confinement::prepare`]; nothing allocates. Must be called in a
+    /// freshly cloned child that is about to exec (it restricts the calling
+    /// process for good).
+    pub(crate) unsafe fn apply_in_child(&self) -> Result<(), i32> {
+        let inner = &*self.inner;
+        let errno = || {
+            std::io::Error::last_os_error()
+                .raw_os_error()
+                .unwrap_or(libc::EIO)
+        };
+        if let Some(group) = &inner.pids {
+            // "0" moves the writing process into the group.
+            let fd = libc::open(group.procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+            if fd < 0 {
+                return Err(errno());
+            }
+            let written = libc::write(fd, b"0".as_ptr().cast(), 1);
+            let e = errno();
+            libc::close(fd);
+            if written != 1 {
+                return Err(e);
+            }
         }
+        if let Some(n) = inner.nproc {
+            let lim = libc::rlimit {
+                rlim_cur: n,
+                rlim_max: n,
+            };
+            libc::setrlimit(libc::RLIMIT_NPROC, &lim);
+        }
+        let no_core = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+        if let Some(bytes) = inner.memory {
+            let lim = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_DATA, &lim) != 0 {
+                return Err(errno());
+            }
+        }
+        if (inner.landlock.is_some() || inner.seccomp.is_some())
+            && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+        {
+            return Err(errno());
+        }
+        if let Some(fd) = &inner.landlock {
+            if libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0u32) != 0 {
+                return Err(errno());
+            }
+        }
+        if let Some(bpf) = &inner.seccomp {
+            // No allocation: the error of a failed load is an OS error.
+            if seccompiler::apply_filter(bpf).is_err() {
+                return Err(errno());
+            }
+        }
+        Ok(())
     }
 }
 

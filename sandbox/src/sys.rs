@@ -24,7 +24,12 @@ pub struct PidFd(tokio::io::unix::AsyncFd<OwnedFd>);
 impl PidFd {
     /// Opens and registers a pidfd for `pid`. Must be called inside a tokio runtime.
     pub fn open(pid: u32) -> io::Result<PidFd> {
-        let fd = pidfd_open(pid)?;
+        PidFd::register(pidfd_open(pid)?)
+    }
+
+    /// Registers a pidfd already open (from [`crate::spawn::Child`]).
+    /// Must be called inside a tokio runtime.
+    pub fn register(fd: OwnedFd) -> io::Result<PidFd> {
         // SAFETY: the AsyncFd owns the OwnedFd, so the fd stays open and
         // unaliased for as long as it is registered.
         let fd = unsafe { tokio::io::unix::AsyncFd::register(fd) }?;

@@ -1,10 +1,9 @@
 //! The confinement applied to real processes: files outside the bot's
 //! folder, the network and memory.
 
+use referee_sandbox::spawn::Command;
 use referee_sandbox::{Confinement, Policy, Setup, Support};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 struct World {
     _dir: tempfile::TempDir,
@@ -54,12 +53,17 @@ fn confined(w: &World, policy: &str) -> Option<Confinement> {
 
 fn sh(c: &Confinement, cwd: &Path, script: &str) -> (i32, String) {
     let mut cmd = Command::new("sh");
-    cmd.args(["-c", script]).current_dir(cwd).process_group(0);
-    c.install(&mut cmd);
-    let out = cmd.output().unwrap();
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.code().unwrap_or(-1), text)
+    cmd.args(["-c", script]).current_dir(cwd).confinement(c);
+    if let Some(path) = std::env::var_os("PATH") {
+        cmd.env("PATH", path);
+    }
+    let (status, stdout, stderr) = cmd.spawn().unwrap().wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&stdout).into_owned() + &String::from_utf8_lossy(&stderr);
+    let code = match status.exit {
+        referee_sandbox::sys::ExitKind::Code(c) => c,
+        referee_sandbox::sys::ExitKind::Signal(_) => -1,
+    };
+    (code, text)
 }
 
 #[test]
@@ -119,7 +123,11 @@ fn python_node_and_java_still_start() {
         let (code, out) = sh(&c, &w.tournament, script);
         assert_eq!((code, out.trim()), (0, "42"), "{script}");
     }
-    if Command::new("java").arg("-version").output().is_ok() {
+    if std::process::Command::new("java")
+        .arg("-version")
+        .output()
+        .is_ok()
+    {
         let (code, out) = sh(&c, &w.tournament, "java -version 2>&1");
         assert_eq!(code, 0, "{out}");
     }
@@ -193,16 +201,28 @@ fn a_fork_bomb_meets_the_process_limit() {
         "for i in $(seq 300); do sleep 30 </dev/null >/dev/null 2>&1 || exit 0 & done; echo started 300",
     ])
     .current_dir(&w.tournament)
-    .process_group(0);
-    c.install(&mut cmd);
+    .confinement(&c);
+    if let Some(path) = std::env::var_os("PATH") {
+        cmd.env("PATH", path);
+    }
     let child = cmd.spawn().unwrap();
-    let pgid = child.id() as i32;
-    let out = child.wait_with_output().unwrap();
+    let status = child.wait().unwrap();
+    // The sleepers' subshells still hold stdout: kill them before reading.
     // SAFETY: killing the test's own process group of sleepers.
-    unsafe { libc::killpg(pgid, libc::SIGKILL) };
-    let text =
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    let hit_limit = !out.status.success()
+    unsafe { libc::killpg(child.pid as i32, libc::SIGKILL) };
+    let (_, stdout, stderr) = {
+        use std::io::Read;
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        std::fs::File::from(child.stdout)
+            .read_to_end(&mut out)
+            .unwrap();
+        std::fs::File::from(child.stderr)
+            .read_to_end(&mut err)
+            .unwrap();
+        ((), out, err)
+    };
+    let text = String::from_utf8_lossy(&stderr).into_owned() + &String::from_utf8_lossy(&stdout);
+    let hit_limit = status.exit != referee_sandbox::sys::ExitKind::Code(0)
         || !text.contains("started 300")
         || text.to_lowercase().contains("fork");
     assert!(hit_limit, "300 forks all succeeded: {text}");

@@ -5,8 +5,8 @@
 
 use super::program::BotProgram;
 use game_core::{Ending, Reply};
+use referee_sandbox::spawn::Stdin;
 use referee_sandbox::sys::{self, ExitKind, PidFd};
-use std::os::fd::OwnedFd;
 use std::time::{Duration, Instant};
 use tokio::io::AsyncReadExt;
 use tokio::net::unix::pipe;
@@ -71,26 +71,18 @@ pub async fn run_once_with(
     cancel: &CancellationToken,
 ) -> Outcome {
     let start = Instant::now();
-    let mut child = match super::reaper::spawn(&mut program.command(args)) {
+    let child = match super::reaper::spawn(&program.command(args, Stdin::Null)) {
         Ok(child) => child,
         Err(e) => return spawn_failed(program, e, start),
     };
-    let pid = child.id();
-    let stdout = child
-        .stdout
-        .take()
-        .map(OwnedFd::from)
-        .and_then(|fd| pipe::Receiver::from_owned_fd(fd).ok());
-    let stderr = child
-        .stderr
-        .take()
-        .map(OwnedFd::from)
-        .and_then(|fd| pipe::Receiver::from_owned_fd(fd).ok());
-    let exited = match PidFd::open(pid) {
+    let pid = child.pid;
+    let stdout = pipe::Receiver::from_owned_fd(child.stdout).ok();
+    let stderr = pipe::Receiver::from_owned_fd(child.stderr).ok();
+    let exited = match PidFd::register(child.pidfd) {
         Ok(fd) => fd,
         Err(e) => {
-            // Without a pidfd we cannot wait without blocking: give up on
-            // this call cleanly rather than hang.
+            // Without a registered pidfd we cannot wait without blocking:
+            // give up on this call cleanly rather than hang.
             kill_group(pid);
             let _ = sys::wait4(pid, true);
             super::reaper::forget(pid);

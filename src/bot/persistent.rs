@@ -14,10 +14,9 @@ use super::log::BotLog;
 use super::one_shot::kill_group;
 use super::program::BotProgram;
 use game_core::LineReply;
+use referee_sandbox::spawn::Stdin;
 use referee_sandbox::sys::{self, PidFd, Reaped};
 use std::collections::VecDeque;
-use std::os::fd::OwnedFd;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::AsyncReadExt;
@@ -199,11 +198,9 @@ impl LineProcess {
         log: BotLog,
         sink: Sink,
     ) -> std::io::Result<LineProcess> {
-        let mut cmd = program.command(args);
-        cmd.stdin(Stdio::piped());
-        let mut child = super::reaper::spawn(&mut cmd)?;
-        let pid = child.id();
-        let exited = match PidFd::open(pid) {
+        let child = super::reaper::spawn(&program.command(args, Stdin::Piped))?;
+        let pid = child.pid;
+        let exited = match PidFd::register(child.pidfd) {
             Ok(fd) => fd,
             Err(e) => {
                 kill_group(pid);
@@ -214,23 +211,11 @@ impl LineProcess {
         };
         let stdin = child
             .stdin
-            .take()
-            .map(OwnedFd::from)
             .map(pipe::Sender::from_owned_fd)
             .transpose()?
             .map(Arc::new);
-        let stdout = child
-            .stdout
-            .take()
-            .map(OwnedFd::from)
-            .map(pipe::Receiver::from_owned_fd)
-            .transpose()?;
-        let stderr = child
-            .stderr
-            .take()
-            .map(OwnedFd::from)
-            .map(pipe::Receiver::from_owned_fd)
-            .transpose()?;
+        let stdout = Some(pipe::Receiver::from_owned_fd(child.stdout)?);
+        let stderr = Some(pipe::Receiver::from_owned_fd(child.stderr)?);
 
         match stdout {
             Some(stdout) => {

@@ -1,8 +1,8 @@
 //! A bot's command line and the environment every one of its processes gets.
 
+use referee_sandbox::spawn::{Command, Stdin};
 use referee_sandbox::Confinement;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 /// Everything needed to start one of a bot's processes.
 #[derive(Debug, Clone)]
@@ -25,10 +25,11 @@ pub struct BotProgram {
 
 impl BotProgram {
     /// A `Command` for one process of this bot with `extra` arguments
-    /// appended: its own process group, a clean environment (the referee's
-    /// PATH, HOME and TMPDIR set to the bot's folder, then [`BotProgram::env`]),
-    /// stdin from /dev/null, stdout and stderr piped.
-    pub fn command(&self, extra: &[String]) -> Command {
+    /// appended: its own process group (always, see `spawn`), a clean
+    /// environment (the referee's PATH, HOME and TMPDIR set to the bot's
+    /// folder, then [`BotProgram::env`]), `stdin`, stdout and stderr piped,
+    /// and the bot's confinement.
+    pub fn command(&self, extra: &[String], stdin: Stdin) -> Command {
         let (program, args) = match self.argv.split_first() {
             Some((p, a)) => (p.as_str(), a),
             // Unreachable for parsed instructions (a command has a word);
@@ -39,20 +40,16 @@ impl BotProgram {
         cmd.args(args)
             .args(extra)
             .current_dir(&self.cwd)
-            .env_clear()
             .env("HOME", &self.folder)
             .env("TMPDIR", &self.folder)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+            .stdin(stdin)
+            .confinement(&self.confinement);
         if let Some(path) = std::env::var_os("PATH") {
             cmd.env("PATH", path);
         }
         for (key, value) in &self.env {
             cmd.env(key, value);
         }
-        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        self.confinement.install(&mut cmd);
         cmd
     }
 }

@@ -7,8 +7,8 @@
 //! or a persistent bot ends, any child of the referee that is not a
 //! registered bot is an escapee: it is killed (with its own group) and reaped.
 
+use referee_sandbox::spawn::{Child, Command};
 use std::collections::BTreeSet;
-use std::process::{Child, Command};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
@@ -24,10 +24,10 @@ pub fn enable() -> std::io::Result<()> {
 
 /// Spawns `cmd` and registers its pid, under the lock that [`sweep`] holds,
 /// so a sweep never mistakes a bot that is just starting for an escapee.
-pub fn spawn(cmd: &mut Command) -> std::io::Result<Child> {
+pub fn spawn(cmd: &Command) -> std::io::Result<Child> {
     let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     let child = cmd.spawn()?;
-    live.insert(child.id());
+    live.insert(child.pid);
     Ok(child)
 }
 
