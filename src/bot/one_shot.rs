@@ -70,10 +70,44 @@ pub async fn run_once_with(
     overflow: OnOverflow,
     cancel: &CancellationToken,
 ) -> Outcome {
+    run(program, args, limits, overflow, cancel, false).await.0
+}
+
+/// What a call left running when it ended, found by [`run_once_checked`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Leftovers {
+    /// Processes still alive in the call's process group after its leader
+    /// exited by itself (background children); all were killed.
+    pub in_group: usize,
+    /// Processes that had escaped the group (setsid, double fork) and were
+    /// found and killed by the sweep.
+    pub escaped: usize,
+}
+
+/// [`run_once_with`] that also counts what the call left running
+/// (`referee check`). Counting reads /proc, so tournaments do not use it.
+pub async fn run_once_checked(
+    program: &BotProgram,
+    args: &[String],
+    limits: &Limits,
+    overflow: OnOverflow,
+    cancel: &CancellationToken,
+) -> (Outcome, Leftovers) {
+    run(program, args, limits, overflow, cancel, true).await
+}
+
+async fn run(
+    program: &BotProgram,
+    args: &[String],
+    limits: &Limits,
+    overflow: OnOverflow,
+    cancel: &CancellationToken,
+    census: bool,
+) -> (Outcome, Leftovers) {
     let start = Instant::now();
     let mut child = match super::reaper::spawn(&mut program.command(args)) {
         Ok(child) => child,
-        Err(e) => return spawn_failed(program, e, start),
+        Err(e) => return (spawn_failed(program, e, start), Leftovers::default()),
     };
     let pid = child.id();
     let stdout = child
@@ -94,7 +128,7 @@ pub async fn run_once_with(
             kill_group(pid);
             let _ = sys::wait4(pid, true);
             super::reaper::forget(pid);
-            return spawn_failed(program, e, start);
+            return (spawn_failed(program, e, start), Leftovers::default());
         }
     };
     let mut collector = Collector::new(stdout, stderr, limits, overflow);
@@ -117,6 +151,13 @@ pub async fn run_once_with(
             }
         }
     }
+    // The leader is gone (a zombie until reaped): whatever else of its
+    // group still runs was left behind.
+    let in_group = if census && has_exited {
+        super::reaper::group_members(pid)
+    } else {
+        0
+    };
     // The call is over: nothing of the group may outlive it. Killing before
     // reaping keeps the group id from being reused meanwhile.
     kill_group(pid);
@@ -143,12 +184,13 @@ pub async fn run_once_with(
             .as_bytes(),
         );
     }
-    Outcome {
+    let outcome = Outcome {
         reply: Reply::ended(stdout, ending),
         stderr,
         cpu: reaped.map_or(Duration::ZERO, |r| r.cpu),
         wall: start.elapsed(),
-    }
+    };
+    (outcome, Leftovers { in_group, escaped })
 }
 
 fn spawn_failed(program: &BotProgram, e: std::io::Error, start: Instant) -> Outcome {

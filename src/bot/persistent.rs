@@ -154,6 +154,8 @@ pub struct LineProcess {
     from_stdout: Option<mpsc::Receiver<Incoming>>,
     closed: bool,
     reaped: Option<Reaped>,
+    /// Processes that had escaped the group, killed by the sweep at reaping.
+    escaped: usize,
     started: Instant,
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
@@ -250,6 +252,7 @@ impl LineProcess {
             from_stdout: None,
             closed: false,
             reaped: None,
+            escaped: 0,
             started: Instant::now(),
             stderr_drain,
         })
@@ -379,6 +382,22 @@ impl LineProcess {
         self.reaped
     }
 
+    /// Waits up to `grace` for the process to exit by itself (it stays
+    /// unreaped); true if it did.
+    pub async fn exited_within(&self, grace: Duration) -> bool {
+        self.reaped.is_some()
+            || matches!(
+                tokio::time::timeout(grace, self.exited.exited()).await,
+                Ok(Ok(_))
+            )
+    }
+
+    /// Processes that had escaped the bot's group and were killed when it
+    /// was reaped (`referee check` reports them).
+    pub fn escaped(&self) -> usize {
+        self.escaped
+    }
+
     pub fn uptime(&self) -> Duration {
         self.started.elapsed()
     }
@@ -388,7 +407,7 @@ impl LineProcess {
             let _ = self.exited.exited().await;
             self.reaped = sys::wait4(self.pid, true).ok().flatten();
             super::reaper::forget(self.pid);
-            super::reaper::sweep();
+            self.escaped += super::reaper::sweep();
         }
         self.reaped
     }

@@ -84,3 +84,33 @@ pub fn sweep() -> usize {
     }
     killed
 }
+
+/// How many live (not zombie) processes are in process group `pgid`, from
+/// /proc. `referee check` uses it to tell a bot author that a call left
+/// processes running after its leader exited; a tournament never needs it
+/// (the whole group is killed anyway).
+pub fn group_members(pgid: u32) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
+        .filter(|stat| {
+            // After the command name (which may hold spaces and parentheses):
+            // state, ppid, pgrp.
+            let Some((_, rest)) = stat.rsplit_once(')') else {
+                return false;
+            };
+            let mut fields = rest.split_whitespace();
+            let state = fields.next();
+            let pgrp = fields.nth(1).and_then(|p| p.parse::<u32>().ok());
+            state != Some("Z") && pgrp == Some(pgid)
+        })
+        .count()
+}
