@@ -156,14 +156,17 @@ async fn run(
     let in_group = if census && has_exited {
         super::reaper::group_members(pid)
     } else {
-        0
+        Vec::new()
     };
     // The call is over: nothing of the group may outlive it. Killing before
     // reaping keeps the group id from being reused meanwhile.
     kill_group(pid);
     let reaped = reap(pid, &exited).await;
     super::reaper::forget(pid);
-    let escaped = super::reaper::sweep();
+    // Killed members of the group that were orphaned (their parent had
+    // exited) come back to the referee as zombies: they did not escape.
+    let swept = super::reaper::sweep_pids();
+    let escaped = swept.iter().filter(|p| !in_group.contains(p)).count();
     if ending.is_none() {
         // Exited by itself: what it wrote before exiting still counts.
         if collector.drain(DRAIN_GRACE).await {
@@ -190,7 +193,11 @@ async fn run(
         cpu: reaped.map_or(Duration::ZERO, |r| r.cpu),
         wall: start.elapsed(),
     };
-    (outcome, Leftovers { in_group, escaped })
+    let leftovers = Leftovers {
+        in_group: in_group.len(),
+        escaped,
+    };
+    (outcome, leftovers)
 }
 
 fn spawn_failed(program: &BotProgram, e: std::io::Error, start: Instant) -> Outcome {

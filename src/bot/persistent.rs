@@ -154,8 +154,8 @@ pub struct LineProcess {
     from_stdout: Option<mpsc::Receiver<Incoming>>,
     closed: bool,
     reaped: Option<Reaped>,
-    /// Processes that had escaped the group, killed by the sweep at reaping.
-    escaped: usize,
+    /// Processes killed and reaped by the sweep after this one was reaped.
+    swept: Vec<u32>,
     started: Instant,
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
@@ -252,7 +252,7 @@ impl LineProcess {
             from_stdout: None,
             closed: false,
             reaped: None,
-            escaped: 0,
+            swept: Vec::new(),
             started: Instant::now(),
             stderr_drain,
         })
@@ -392,10 +392,11 @@ impl LineProcess {
             )
     }
 
-    /// Processes that had escaped the bot's group and were killed when it
-    /// was reaped (`referee check` reports them).
-    pub fn escaped(&self) -> usize {
-        self.escaped
+    /// Processes the sweep killed and reaped after this one was reaped:
+    /// escapees of its group, and members of it orphaned before the kill
+    /// (`referee check` tells them apart).
+    pub fn swept(&self) -> &[u32] {
+        &self.swept
     }
 
     pub fn uptime(&self) -> Duration {
@@ -407,7 +408,7 @@ impl LineProcess {
             let _ = self.exited.exited().await;
             self.reaped = sys::wait4(self.pid, true).ok().flatten();
             super::reaper::forget(self.pid);
-            self.escaped += super::reaper::sweep();
+            self.swept.extend(super::reaper::sweep_pids());
         }
         self.reaped
     }

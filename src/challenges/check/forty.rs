@@ -232,14 +232,7 @@ async fn session(
         Err(e) => {
             report.line(format!("  answer: {} -> FAILED: {e}", shown_reply(&reply)));
             report.problem(format!("handshake: {e}"));
-            process.kill().await;
-            subject.after_call(
-                &[],
-                crate::bot::Leftovers {
-                    in_group: 0,
-                    escaped: process.escaped(),
-                },
-            );
+            subject.kill(&mut process).await;
             return Some(None);
         }
     }
@@ -378,7 +371,13 @@ async fn session(
                         Decision::Stop => "stop".to_string(),
                         Decision::Failed(f) => {
                             let why = failure(f);
-                            report.problem(format!("game {}, `{}`: {why}", l.script.id, a.line));
+                            report.problem_of(
+                                f.name(),
+                                format!(
+                                    "game {}, `{}` answered {reply}: {why}",
+                                    l.script.id, a.line
+                                ),
+                            );
                             format!("FAILED: {why}")
                         }
                     };
@@ -402,28 +401,16 @@ async fn session(
                     report.line(format!("  the process is killed: {why}"));
                     report.problem(format!("crash: {why}"));
                     let failed = pipeline.fail(Instant::now());
-                    for (token, _) in failed.crashed {
-                        if let Some(l) = live.get(token) {
-                            report.line(format!(
-                                "  game {}: its outstanding ask is lost (crash)",
-                                l.script.id
-                            ));
-                        }
+                    for a in asked.iter().skip(answered).take(failed.crashed.len()) {
+                        report.line(format!(
+                            "  {} ({}) -> lost with the process (crash)",
+                            a.line, a.about
+                        ));
                     }
                     report.line(
                         "  in a tournament it restarts with a new seed for later games, and is disqualified after max-crashes (3)",
                     );
-                    let reaped = process.kill().await;
-                    if let Some(r) = reaped {
-                        report.line(format!("  process ended: {:?}", r.exit));
-                    }
-                    subject.after_call(
-                        &[],
-                        crate::bot::Leftovers {
-                            in_group: 0,
-                            escaped: process.escaped(),
-                        },
-                    );
+                    subject.kill(&mut process).await;
                     return Some(None);
                 }
             }

@@ -269,10 +269,13 @@ async fn exit_code(
 fn judge(n: usize, answer: Answer, ammo: i32, report: &mut Report) -> String {
     match (answer.action, answer.fault) {
         (Some(action), _) if ammo + action.ammo_change() < 0 => {
-            let why = format!(
-                "fires {} with {ammo} ammo: its gun explodes and it loses the duel",
-                words(action)
-            );
+            let shot = if action == Action::Bullet {
+                "a bullet"
+            } else {
+                "plasma"
+            };
+            let why =
+                format!("fires {shot} with {ammo} ammo: its gun explodes and it loses the duel");
             report.problem(format!("position {n}: {why}"));
             format!("ILLEGAL move {}: {why}", action.char())
         }

@@ -24,7 +24,7 @@ use super::ChallengeId;
 use crate::bot::{BotLog, BotProgram, Leftovers, LineProcess};
 use crate::cli::CheckArgs;
 use crate::error::{Error, Result};
-use referee_sandbox::sys::ExitKind;
+use referee_sandbox::sys::{ExitKind, Reaped};
 use referee_sandbox::{Confinement, FolderAccess, Policy, Setup, Support};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -47,7 +47,15 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
 #[derive(Debug, Default)]
 pub struct Report {
     out: String,
-    problems: Vec<String>,
+    problems: Vec<Problem>,
+}
+
+/// A problem for the verdict's list; problems of one kind are listed once.
+#[derive(Debug)]
+struct Problem {
+    kind: Option<String>,
+    text: String,
+    count: usize,
 }
 
 impl Report {
@@ -70,7 +78,28 @@ impl Report {
 
     /// A way the bot breaks the contract; listed again under the verdict.
     pub fn problem(&mut self, text: impl Into<String>) {
-        self.problems.push(text.into());
+        self.problems.push(Problem {
+            kind: None,
+            text: text.into(),
+            count: 1,
+        });
+    }
+
+    /// A problem of a `kind` that may recur: the verdict lists the first
+    /// and how many more there were.
+    pub fn problem_of(&mut self, kind: &str, text: impl Into<String>) {
+        match self
+            .problems
+            .iter_mut()
+            .find(|p| p.kind.as_deref() == Some(kind))
+        {
+            Some(p) => p.count += 1,
+            None => self.problems.push(Problem {
+                kind: Some(kind.to_string()),
+                text: text.into(),
+                count: 1,
+            }),
+        }
     }
 
     pub fn has_problems(&self) -> bool {
@@ -119,7 +148,10 @@ impl Report {
             ));
             let problems = std::mem::take(&mut self.problems);
             for p in &problems {
-                self.line(format!("  - {p}"));
+                match p.count {
+                    1 => self.line(format!("  - {}", p.text)),
+                    n => self.line(format!("  - {} (and {} more like it)", p.text, n - 1)),
+                }
             }
         }
         crate::app::print_stdout(&self.out)?;
@@ -326,13 +358,23 @@ impl Subject {
         BotLog::new(self.scratch.0.join("bot.log"))
     }
 
-    /// What the log of [`Subject::log`] holds, section headers left out.
+    /// The bot's stderr as the log of [`Subject::log`] holds it: section
+    /// headers and the referee's own notes left out.
     pub fn logged(&self) -> Vec<u8> {
         let text = std::fs::read(self.scratch.0.join("bot.log")).unwrap_or_default();
-        text.split(|&b| b == b'\n')
-            .filter(|l| !l.starts_with(b"--- "))
-            .flat_map(|l| l.iter().copied().chain(std::iter::once(b'\n')))
-            .collect()
+        let mut referee = false;
+        let mut out = Vec::new();
+        for line in text.split(|&b| b == b'\n') {
+            if let Some(label) = line.strip_prefix(b"--- ") {
+                referee = label == b"referee";
+                continue;
+            }
+            if !referee {
+                out.extend_from_slice(line);
+                out.push(b'\n');
+            }
+        }
+        out
     }
 
     /// Notes what a call left running and what its stderr says about
@@ -371,12 +413,13 @@ impl Subject {
         process.close_stdin();
         let exited = process.exited_within(grace).await;
         if exited {
-            self.left_behind += crate::bot::reaper::group_members(process.pid());
+            // The leader is a zombie now: whatever runs in its group was
+            // left behind.
+            self.left_behind += crate::bot::reaper::group_members(process.pid()).len();
         }
-        let reaped = process.kill().await;
-        self.escaped += process.escaped();
+        let reaped = self.kill(&mut process).await;
         let cpu = reaped.map_or(String::new(), |r| {
-            format!(" (CPU {} ms over its life)", r.cpu.as_millis())
+            format!(" (CPU {} over its life)", ms(r.cpu))
         });
         let grace_ms = grace.as_millis();
         match (exited, reaped.map(|r| r.exit)) {
@@ -416,6 +459,20 @@ impl Subject {
                 }
             }
         }
+    }
+
+    /// Kills a persistent process's group and reaps it, counting the
+    /// processes that had escaped the group (members of the group orphaned
+    /// by the kill come back to the referee too; they are not escapees).
+    pub async fn kill(&mut self, process: &mut LineProcess) -> Option<Reaped> {
+        let members = crate::bot::reaper::group_members(process.pid());
+        let reaped = process.kill().await;
+        self.escaped += process
+            .swept()
+            .iter()
+            .filter(|p| !members.contains(p))
+            .count();
+        reaped
     }
 
     /// The files section (what changed in its folder, what the sandbox
@@ -582,6 +639,9 @@ mod tests {
         r.line("position 1: x");
         r.problem("position 1: no move");
         assert!(r.has_problems());
-        assert_eq!(r.problems.len(), 1);
+        r.problem_of("timeout", "position 2: timeout");
+        r.problem_of("timeout", "position 3: timeout");
+        assert_eq!(r.problems.len(), 2);
+        assert_eq!(r.problems[1].count, 2);
     }
 }
