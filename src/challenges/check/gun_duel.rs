@@ -287,7 +287,10 @@ fn judge(n: usize, answer: Answer, ammo: i32, report: &mut Report) -> String {
                 Some(Fault::Crash) => "no move: it crashed or could not start (crash)",
                 _ => "no move",
             };
-            report.problem(format!("position {n}: {why}: no action, its gun explodes"));
+            report.problem_of(
+                why,
+                format!("position {n}: {why}: no action, its gun explodes"),
+            );
             format!("ILLEGAL: {why}")
         }
     }
@@ -304,7 +307,7 @@ async fn io(
     bot.start();
     if let Process::Unstartable = bot.process {
         report.line("the program could not be started");
-        if let Some(first) = super::first_line(&subject.logged()) {
+        if let Some(first) = super::first_line(&subject.log_text(true)) {
             report.line(format!("  {first}"));
         }
         report.problem("the program cannot be started");

@@ -170,7 +170,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
                 match read.fault {
                     Some(fault) => {
                         let why = failure(fault, ending);
-                        report.problem(format!("position {n}: {why}: it bets 0"));
+                        report.problem_of(&why, format!("position {n}: {why}: it bets 0"));
                         format!("FAILED: {why}; it bets 0")
                     }
                     None if output == read.bet.to_string().as_bytes() => {
@@ -187,9 +187,10 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
                 match (read.fault, read.action.word()) {
                     (Some(fault), _) => {
                         let why = failure(fault, ending);
-                        report.problem(format!(
-                            "position {n}: {why}: it goes along, its bet still at stake"
-                        ));
+                        report.problem_of(
+                            &format!("{why} (round 2)"),
+                            format!("position {n}: {why}: it goes along, its bet still at stake"),
+                        );
                         format!("FAILED: {why}; it goes along, its bet still at stake")
                     }
                     (None, Some(word)) => format!("action `{word}`"),

@@ -110,7 +110,10 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
                 }
             },
             Call::Failed(reason, fault) => {
-                report.problem(format!("position {n}: {reason} ({})", fault.name()));
+                report.problem_of(
+                    &reason.to_string(),
+                    format!("position {n}: {reason} ({})", fault.name()),
+                );
                 format!("ILLEGAL call: {reason}")
             }
         };

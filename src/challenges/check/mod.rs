@@ -361,6 +361,12 @@ impl Subject {
     /// The bot's stderr as the log of [`Subject::log`] holds it: section
     /// headers and the referee's own notes left out.
     pub fn logged(&self) -> Vec<u8> {
+        self.log_text(false)
+    }
+
+    /// The log of [`Subject::log`] without section headers; with the
+    /// referee's own notes when `notes` (why a program did not start).
+    pub fn log_text(&self, notes: bool) -> Vec<u8> {
         let text = std::fs::read(self.scratch.0.join("bot.log")).unwrap_or_default();
         let mut referee = false;
         let mut out = Vec::new();
@@ -369,7 +375,7 @@ impl Subject {
                 referee = label == b"referee";
                 continue;
             }
-            if !referee {
+            if notes || !referee {
                 out.extend_from_slice(line);
                 out.push(b'\n');
             }
