@@ -428,8 +428,12 @@ async fn io(
 async fn extra_moves(process: &mut LineProcess, report: &mut Report) {
     let mut extra = Vec::new();
     let until = Instant::now() + Duration::from_millis(100);
-    while let Some(Incoming::Message(m, _)) = process.next_before(until).await {
-        extra.extend_from_slice(&m);
+    // Bounded even for a bot that writes moves without end.
+    while Instant::now() < until && extra.len() < 64 {
+        match process.next_before(until).await {
+            Some(Incoming::Message(m, _)) => extra.extend_from_slice(&m),
+            _ => break,
+        }
     }
     if !extra.is_empty() {
         report.line(format!(
