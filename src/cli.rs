@@ -49,14 +49,41 @@ pub enum Command {
 pub struct CheckArgs {
     /// The challenge.
     pub challenge: ChallengeId,
-    /// The bot: a quoted command.
+    /// The bot: a quoted command (forty: also a Python class file, run
+    /// through the host; bf-joust: a .bf file).
     pub bot: String,
-    /// Per-call time limit in milliseconds (default: the challenge's).
+    /// Per-call time limit in milliseconds (default: the challenge's;
+    /// forty: per turn).
     #[arg(long)]
     pub timeout_ms: Option<u64>,
-    /// The bot's folder and working directory (default: the current directory).
+    /// The bot's folder and working directory (default: the current
+    /// directory; bf-joust: where a relative file is found).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// gun-duel: the bot's interface (default: bot.toml `interface` in its
+    /// folder, else `io`).
+    #[arg(long, value_enum, value_name = "K")]
+    pub interface: Option<InterfaceArg>,
+}
+
+impl CheckArgs {
+    /// Options the chosen challenge does not have are an error rather than
+    /// silently ignored.
+    pub fn reject_foreign_options(&self) -> crate::error::Result<()> {
+        let bf = self.challenge == ChallengeId::BfJoust;
+        let gun = self.challenge == ChallengeId::GunDuel;
+        let given = [
+            ("--timeout-ms", self.timeout_ms.is_some(), !bf),
+            ("--interface", self.interface.is_some(), gun),
+        ];
+        match given.iter().find(|(_, set, known)| *set && !*known) {
+            Some((flag, _, _)) => Err(crate::error::Error::input(format!(
+                "{flag} is not an option of `referee check {}`",
+                self.challenge
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 #[derive(Debug, Args, Default)]

@@ -9,6 +9,8 @@ pub mod program;
 pub mod reaper;
 
 pub use log::BotLog;
-pub use one_shot::{run_once, run_once_with, Limits, OnOverflow, Outcome};
+pub use one_shot::{
+    run_once, run_once_checked, run_once_with, Leftovers, Limits, OnOverflow, Outcome,
+};
 pub use persistent::{Batch, Frame, Framing, Incoming, LineProcess};
 pub use program::BotProgram;

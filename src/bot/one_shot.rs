@@ -70,10 +70,44 @@ pub async fn run_once_with(
     overflow: OnOverflow,
     cancel: &CancellationToken,
 ) -> Outcome {
+    run(program, args, limits, overflow, cancel, false).await.0
+}
+
+/// What a call left running when it ended, found by [`run_once_checked`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Leftovers {
+    /// Processes still alive in the call's process group after its leader
+    /// exited by itself (background children); all were killed.
+    pub in_group: usize,
+    /// Processes that had escaped the group (setsid, double fork) and were
+    /// found and killed by the sweep.
+    pub escaped: usize,
+}
+
+/// [`run_once_with`] that also counts what the call left running
+/// (`referee check`). Counting reads /proc, so tournaments do not use it.
+pub async fn run_once_checked(
+    program: &BotProgram,
+    args: &[String],
+    limits: &Limits,
+    overflow: OnOverflow,
+    cancel: &CancellationToken,
+) -> (Outcome, Leftovers) {
+    run(program, args, limits, overflow, cancel, true).await
+}
+
+async fn run(
+    program: &BotProgram,
+    args: &[String],
+    limits: &Limits,
+    overflow: OnOverflow,
+    cancel: &CancellationToken,
+    census: bool,
+) -> (Outcome, Leftovers) {
     let start = Instant::now();
     let child = match super::reaper::spawn(&program.command(args, Stdin::Null)) {
         Ok(child) => child,
-        Err(e) => return spawn_failed(program, e, start),
+        Err(e) => return (spawn_failed(program, e, start), Leftovers::default()),
     };
     let pid = child.pid;
     let stdout = pipe::Receiver::from_owned_fd(child.stdout).ok();
@@ -86,7 +120,7 @@ pub async fn run_once_with(
             kill_group(pid);
             let _ = sys::wait4(pid, true);
             super::reaper::forget(pid);
-            return spawn_failed(program, e, start);
+            return (spawn_failed(program, e, start), Leftovers::default());
         }
     };
     let mut collector = Collector::new(stdout, stderr, limits, overflow);
@@ -109,12 +143,22 @@ pub async fn run_once_with(
             }
         }
     }
+    // The leader is gone (a zombie until reaped): whatever else of its
+    // group still runs was left behind.
+    let in_group = if census && has_exited {
+        super::reaper::group_members(pid)
+    } else {
+        Vec::new()
+    };
     // The call is over: nothing of the group may outlive it. Killing before
     // reaping keeps the group id from being reused meanwhile.
     kill_group(pid);
     let reaped = reap(pid, &exited).await;
     super::reaper::forget(pid);
-    let escaped = super::reaper::sweep();
+    // Killed members of the group that were orphaned (their parent had
+    // exited) come back to the referee as zombies: they did not escape.
+    let swept = super::reaper::sweep_pids();
+    let escaped = swept.iter().filter(|p| !in_group.contains(p)).count();
     if ending.is_none() {
         // Exited by itself: what it wrote before exiting still counts.
         if collector.drain(DRAIN_GRACE).await {
@@ -135,12 +179,17 @@ pub async fn run_once_with(
             .as_bytes(),
         );
     }
-    Outcome {
+    let outcome = Outcome {
         reply: Reply::ended(stdout, ending),
         stderr,
         cpu: reaped.map_or(Duration::ZERO, |r| r.cpu),
         wall: start.elapsed(),
-    }
+    };
+    let leftovers = Leftovers {
+        in_group: in_group.len(),
+        escaped,
+    };
+    (outcome, leftovers)
 }
 
 fn spawn_failed(program: &BotProgram, e: std::io::Error, start: Instant) -> Outcome {

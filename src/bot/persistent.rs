@@ -153,6 +153,8 @@ pub struct LineProcess {
     from_stdout: Option<mpsc::Receiver<Incoming>>,
     closed: bool,
     reaped: Option<Reaped>,
+    /// Processes killed and reaped by the sweep after this one was reaped.
+    swept: Vec<u32>,
     started: Instant,
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
@@ -235,6 +237,7 @@ impl LineProcess {
             from_stdout: None,
             closed: false,
             reaped: None,
+            swept: Vec::new(),
             started: Instant::now(),
             stderr_drain,
         })
@@ -364,6 +367,23 @@ impl LineProcess {
         self.reaped
     }
 
+    /// Waits up to `grace` for the process to exit by itself (it stays
+    /// unreaped); true if it did.
+    pub async fn exited_within(&self, grace: Duration) -> bool {
+        self.reaped.is_some()
+            || matches!(
+                tokio::time::timeout(grace, self.exited.exited()).await,
+                Ok(Ok(_))
+            )
+    }
+
+    /// Processes the sweep killed and reaped after this one was reaped:
+    /// escapees of its group, and members of it orphaned before the kill
+    /// (`referee check` tells them apart).
+    pub fn swept(&self) -> &[u32] {
+        &self.swept
+    }
+
     pub fn uptime(&self) -> Duration {
         self.started.elapsed()
     }
@@ -373,7 +393,7 @@ impl LineProcess {
             let _ = self.exited.exited().await;
             self.reaped = sys::wait4(self.pid, true).ok().flatten();
             super::reaper::forget(self.pid);
-            super::reaper::sweep();
+            self.swept.extend(super::reaper::sweep_pids());
         }
         self.reaped
     }

@@ -56,14 +56,19 @@ fn children() -> Vec<u32> {
 /// Kills and reaps every child of the referee that is not a registered bot.
 /// Returns how many were killed. Does nothing unless [`enable`] succeeded.
 pub fn sweep() -> usize {
+    sweep_pids().len()
+}
+
+/// [`sweep`], returning the pids killed and reaped.
+pub fn sweep_pids() -> Vec<u32> {
     use nix::sys::signal::{kill, killpg, Signal};
     use nix::sys::wait::{waitpid, WaitPidFlag};
     use nix::unistd::Pid;
     if !SUBREAPER.load(Ordering::Relaxed) {
-        return 0;
+        return Vec::new();
     }
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    let mut killed = 0;
+    let mut killed = Vec::new();
     // Killing an escapee orphans its own children, which then arrive here:
     // repeat until no stranger is left (bounded, in case of a very fast forker).
     for _ in 0..64 {
@@ -79,8 +84,32 @@ pub fn sweep() -> usize {
             let _ = killpg(p, Signal::SIGKILL);
             let _ = kill(p, Signal::SIGKILL);
             let _ = waitpid(p, Some(WaitPidFlag::empty()));
-            killed += 1;
+            killed.push(pid);
         }
     }
     killed
+}
+
+/// The live (not zombie) processes in process group `pgid`, from /proc.
+/// `referee check` uses it to tell a bot author that a call left processes
+/// running after its leader exited; a tournament never needs it (the whole
+/// group is killed anyway).
+pub fn group_members(pgid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_str()?.parse::<u32>().ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // After the command name (which may hold spaces and parentheses):
+            // state, ppid, pgrp.
+            let (_, rest) = stat.rsplit_once(')')?;
+            let mut fields = rest.split_whitespace();
+            let state = fields.next()?;
+            let pgrp = fields.nth(1)?.parse::<u32>().ok()?;
+            (state != "Z" && pgrp == pgid).then_some(pid)
+        })
+        .collect()
 }

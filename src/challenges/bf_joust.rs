@@ -80,7 +80,7 @@ fn match_key(spec: &TournamentSpec, cycles: u64, m: &bf::PlannedMatch) -> String
 
 /// Reads a program file, at most one byte over the size limit (the parser
 /// rejects an oversized file with its own message).
-fn read_program(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_program(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(bf::MAX_PROGRAM_BYTES as u64 + 1)

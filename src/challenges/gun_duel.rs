@@ -217,7 +217,7 @@ pub fn standings(
 }
 
 /// The transport's framing for interface 2: the next non-whitespace byte.
-fn move_framing() -> Framing {
+pub(super) fn move_framing() -> Framing {
     Arc::new(|buf: &[u8]| match frame_move(buf) {
         game_gun_duel::Frame::Move { consumed } => Frame::Message {
             start: consumed.saturating_sub(1),
@@ -233,7 +233,7 @@ fn move_framing() -> Framing {
 }
 
 /// An interface-2 bot's process over the tournament.
-enum Process {
+pub(super) enum Process {
     /// Not started yet.
     Idle,
     Running {
@@ -248,20 +248,20 @@ enum Process {
 }
 
 /// One bot as the duels see it.
-struct Bot {
+pub(super) struct Bot {
     program: BotProgram,
     log: BotLog,
     interface: Interface,
-    process: Process,
+    pub(super) process: Process,
     /// Bytes for the bot's next write: the last `P` of a duel travels with
     /// the next `I` and `F`.
-    pending: Vec<u8>,
+    pub(super) pending: Vec<u8>,
     /// CPU time of the interface-1 runs of the current duel.
     cpu: Duration,
 }
 
 impl Bot {
-    fn new(program: BotProgram, log: BotLog, interface: Interface) -> Bot {
+    pub(super) fn new(program: BotProgram, log: BotLog, interface: Interface) -> Bot {
         Bot {
             program,
             log,
@@ -273,7 +273,7 @@ impl Bot {
     }
 
     /// Starts an interface-2 bot's process (once).
-    fn start(&mut self) {
+    pub(super) fn start(&mut self) {
         if self.interface != Interface::Io || !matches!(self.process, Process::Idle) {
             return;
         }
@@ -346,6 +346,23 @@ impl Bot {
         timeout: Duration,
         cancel: &CancellationToken,
     ) -> Option<Answer> {
+        Some(match self.ask_line(bytes, timeout, cancel).await? {
+            Some(reply) => read_line_reply(&reply),
+            None => Answer::DEAD,
+        })
+    }
+
+    /// Interface 2: writes what is pending and `bytes`, reads one move
+    /// within `timeout` (plus the start-up grace on the first `F`). A bot
+    /// that times out or closes stdout is killed and dead from then on.
+    /// `Some(None)` for a bot already dead (nothing is written); `None` if
+    /// the referee was cancelled meanwhile.
+    pub(super) async fn ask_line(
+        &mut self,
+        bytes: Vec<u8>,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> Option<Option<LineReply>> {
         if matches!(self.process, Process::Idle) {
             self.start();
         }
@@ -353,7 +370,7 @@ impl Bot {
             Process::Dead => {
                 // Its messages are dropped; its opponent is told `P?`.
                 self.pending.clear();
-                return Some(Answer::DEAD);
+                return Some(None);
             }
             Process::Idle | Process::Unstartable => LineReply::Closed,
             Process::Running { process, asked } => {
@@ -391,7 +408,7 @@ impl Bot {
         if kills_bot(&reply) {
             self.die(&reply, timeout).await;
         }
-        Some(read_line_reply(&reply))
+        Some(Some(reply))
     }
 
     /// The bot is dead for the rest of the tournament: its group is killed.
@@ -418,7 +435,7 @@ impl Bot {
     }
 
     /// What the bot is owed once a duel is decided.
-    async fn epilogue(
+    pub(super) async fn epilogue(
         &mut self,
         epilogue: Epilogue,
         timeout: Duration,

@@ -30,6 +30,15 @@ pub fn settings(spec: &TournamentSpec) -> std::result::Result<Settings, String> 
     Ok(s)
 }
 
+/// The limits of one call.
+pub fn limits(settings: &Settings) -> Limits {
+    Limits {
+        deadline: Duration::from_millis(settings.timeout_ms),
+        stdout_cap: wire::STDOUT_CAP,
+        stderr_cap: STDERR_CAP,
+    }
+}
+
 /// What is stored per game.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredGame {
@@ -57,11 +66,7 @@ pub async fn play_game(
     cancel: &CancellationToken,
     mut observe: impl FnMut(CallView<'_>),
 ) -> Option<(Game, [Duration; 2])> {
-    let limits = Limits {
-        deadline: Duration::from_millis(settings.timeout_ms),
-        stdout_cap: wire::STDOUT_CAP,
-        stderr_cap: STDERR_CAP,
-    };
+    let limits = limits(settings);
     let mut game = Game::new(settings.max_rounds);
     let mut cpu = [Duration::ZERO; 2];
     while !game.is_over() {
@@ -413,225 +418,4 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     }
     crate::app::print_stdout(&end)?;
     Ok(0)
-}
-
-/// The scripted positions of `referee check meta-ttt`: a name and the
-/// calls that lead to it (`None` = an illegal call, which makes the next
-/// move free).
-/// One scripted call: a move `(board, tile)`, or `None` for an illegal call.
-type ScriptedCall = Option<(u8, u8)>;
-
-const CHECK_POSITIONS: &[(&str, &[ScriptedCall])] = &[
-    ("the first move of a game (free move)", &[]),
-    ("a forced board (must play board 8)", &[Some((3, 8))]),
-    (
-        "a free move after the opponent's illegal call (last move xx)",
-        &[Some((3, 8)), Some((8, 4)), None],
-    ),
-    (
-        "sent to a won board (free move; board 0 is closed)",
-        &[
-            Some((0, 1)),
-            Some((1, 0)),
-            Some((0, 2)),
-            Some((2, 0)),
-            Some((0, 0)),
-        ],
-    ),
-    (
-        "sent to a full, drawn board (free move; board 4 is closed)",
-        &[
-            Some((4, 2)),
-            Some((2, 4)),
-            Some((4, 7)),
-            Some((7, 5)),
-            Some((5, 1)),
-            Some((1, 3)),
-            Some((3, 4)),
-            Some((4, 1)),
-            Some((1, 4)),
-            Some((4, 5)),
-            Some((5, 5)),
-            Some((5, 4)),
-            Some((4, 8)),
-            Some((8, 4)),
-            Some((4, 0)),
-            Some((0, 4)),
-            Some((4, 3)),
-            Some((3, 7)),
-            Some((7, 4)),
-            Some((4, 6)),
-            Some((6, 4)),
-            Some((4, 4)),
-        ],
-    ),
-];
-
-/// `referee check meta-ttt 'CMD'`: plays the bot against scripted positions
-/// and says in plain words whether it follows the contract. Exit status 0
-/// when it does, 1 when it does not.
-pub async fn check(args: crate::cli::CheckArgs, cancel: CancellationToken) -> Result<i32> {
-    let settings = Settings {
-        timeout_ms: args.timeout_ms.unwrap_or(Settings::default().timeout_ms),
-        ..Settings::default()
-    };
-    let cwd = match &args.cwd {
-        Some(d) => d.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
-    };
-    let argv = crate::instructions::split_command(&args.bot).map_err(Error::input)?;
-    let policy = referee_sandbox::Policy::named("meta-ttt").map_err(Error::machine)?;
-    let support = referee_sandbox::Support::probe();
-    let setup = referee_sandbox::Setup {
-        policy: &policy,
-        own_folder: &cwd,
-        denied: &[],
-        readable: &[],
-    };
-    let confinement = Confinement::prepare(&setup, &support).map_err(Error::machine)?;
-    let program = BotProgram {
-        name: "bot".into(),
-        argv,
-        cwd: cwd.clone(),
-        folder: cwd.clone(),
-        confinement,
-        env: Vec::new(),
-    };
-    let limits = Limits {
-        deadline: Duration::from_millis(settings.timeout_ms),
-        stdout_cap: wire::STDOUT_CAP,
-        stderr_cap: STDERR_CAP,
-    };
-    let before = folder_state(&cwd);
-    let mut problems = Vec::new();
-    let mut out = String::new();
-    for (i, (name, calls)) in CHECK_POSITIONS.iter().enumerate() {
-        let mut game = Game::new(settings.max_rounds);
-        for call in *calls {
-            let call = match call {
-                Some((b, t)) => Call::Move(game_meta_ttt::Move {
-                    board: *b,
-                    tile: *t,
-                }),
-                None => Call::Failed(game_meta_ttt::Illegal::Garbage, game_core::Fault::BadOutput),
-            };
-            let _ = game.apply(call);
-        }
-        let argv = wire::argv(&game);
-        let outcome = run_once(&program, &argv, &limits, &cancel).await;
-        if matches!(outcome.reply.ending, game_core::Ending::Cancelled) {
-            return Ok(crate::app::EXIT_INTERRUPTED);
-        }
-        out.push_str(&format!(
-            "position {}: {name}\n  arguments: {}\n",
-            i + 1,
-            argv.join(" ")
-        ));
-        let shown = wire::trimmed(&outcome.reply.stdout);
-        let shown = &shown[..shown.len().min(40)];
-        let verdict = match wire::read_reply(&outcome.reply) {
-            Call::Move(mv) => match game.check(mv) {
-                Ok(()) => format!("legal move {mv}"),
-                Err(reason) => {
-                    problems.push(format!("position {}: illegal move {mv} ({reason})", i + 1));
-                    format!("ILLEGAL move {mv}: {reason}")
-                }
-            },
-            Call::Failed(reason, fault) => {
-                problems.push(format!("position {}: {reason} ({})", i + 1, fault.name()));
-                format!("ILLEGAL call: {reason}")
-            }
-        };
-        let ms = outcome.wall.as_millis();
-        out.push_str(&format!(
-            "  output: \"{}\" -> {verdict}\n  time: {ms} ms of {} ms (CPU {} ms)",
-            shown.escape_ascii(),
-            settings.timeout_ms,
-            outcome.cpu.as_millis()
-        ));
-        if outcome.wall.as_millis() * 2 > u128::from(settings.timeout_ms)
-            && outcome.reply.ending != game_core::Ending::TimedOut
-        {
-            out.push_str("  <- over half the limit: a busy machine may push it over");
-        }
-        out.push('\n');
-        match outcome.reply.ending {
-            game_core::Ending::Exited(0) => {}
-            game_core::Ending::Exited(c) => out.push_str(&format!(
-                "  note: exit status {c} (ignored by the referee, but worth a look)\n"
-            )),
-            game_core::Ending::Signalled(s) => {
-                out.push_str(&format!("  note: killed by signal {s}\n"))
-            }
-            _ => {}
-        }
-        if !outcome.stderr.is_empty() {
-            let text = String::from_utf8_lossy(&outcome.stderr);
-            let first = text.lines().next().unwrap_or("");
-            out.push_str(&format!(
-                "  stderr (kept in the bot's log in a tournament): {first}\n"
-            ));
-        }
-    }
-    let after = folder_state(&cwd);
-    let changed: Vec<&String> = after
-        .iter()
-        .filter(|(p, s)| before.get(*p) != Some(s))
-        .map(|(p, _)| p)
-        .collect();
-    out.push('\n');
-    if changed.is_empty() {
-        out.push_str(&format!("files: wrote nothing in {}\n", cwd.display()));
-    } else {
-        let names: Vec<&str> = changed.iter().map(|s| s.as_str()).collect();
-        out.push_str(&format!(
-            "files: wrote {} in its folder (allowed; data.txt persists across games)\n",
-            names.join(", ")
-        ));
-    }
-    if support.landlock_abi.is_some() {
-        out.push_str(
-            "files: anything outside its own folder is denied by the sandbox, as in a tournament\n",
-        );
-    }
-    if problems.is_empty() {
-        out.push_str("verdict: the bot follows the meta-ttt contract on every position.\n");
-    } else {
-        out.push_str(&format!("verdict: {} problem(s):\n", problems.len()));
-        for p in &problems {
-            out.push_str(&format!("  - {p}\n"));
-        }
-    }
-    crate::app::print_stdout(&out)?;
-    Ok(if problems.is_empty() { 0 } else { 1 })
-}
-
-/// Every file below `dir` with its size and modification time.
-fn folder_state(
-    dir: &std::path::Path,
-) -> std::collections::BTreeMap<String, (u64, Option<std::time::SystemTime>)> {
-    let mut state = std::collections::BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            match e.metadata() {
-                Ok(m) if m.is_dir() => stack.push(p),
-                Ok(m) => {
-                    let rel = p
-                        .strip_prefix(dir)
-                        .unwrap_or(&p)
-                        .to_string_lossy()
-                        .into_owned();
-                    state.insert(rel, (m.len(), m.modified().ok()));
-                }
-                Err(_) => {}
-            }
-        }
-    }
-    state
 }

@@ -2,6 +2,7 @@
 //! transport and the tournament runner.
 
 pub mod bf_joust;
+pub mod check;
 pub mod forty;
 pub mod gun_duel;
 pub mod heist;
@@ -92,12 +93,7 @@ pub fn standings(
 
 /// `referee check CHALLENGE BOT`: the bot against scripted positions.
 pub async fn check(args: crate::cli::CheckArgs, cancel: CancellationToken) -> Result<i32> {
-    match args.challenge {
-        ChallengeId::MetaTtt => meta_ttt::check(args, cancel).await,
-        other => Err(Error::input(format!(
-            "`referee check {other}` is not available yet"
-        ))),
-    }
+    check::check(args, cancel).await
 }
 
 /// `referee play CHALLENGE ...`: one game with a transcript on stdout.

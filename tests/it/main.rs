@@ -2,6 +2,7 @@
 //! `referee` binary end to end, resume after a kill, organiser mistakes.
 
 mod bf_joust;
+mod check;
 mod common;
 mod forty;
 mod gun_duel;

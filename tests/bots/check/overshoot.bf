@@ -1,0 +1,2 @@
+Assumes a tape of more than twelve cells: on a short tape it walks off
+(>)*12[-]
