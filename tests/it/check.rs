@@ -76,7 +76,7 @@ fn check_gun_duel_names_garbage_a_stalled_move_and_two_moves_per_f() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
         text.contains(
-            "  - position 3: not one of the five moves (bad output): no action, its gun explodes"
+            "  - position 3: not one of the five moves (bad output): no action, so its gun explodes"
         ),
         "{text}"
     );
@@ -133,8 +133,10 @@ fn check_gun_duel_exit_code_interface_from_bot_toml_or_the_option() {
         "--interface",
         "exit-code",
     ]);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    // Firing without ammo is legal (an explosion, no fault): a warning only.
+    assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.starts_with("interface: exit-code (from --interface)"));
+    assert!(text.contains("legal, but worth a look:"), "{text}");
     assert!(
         text.contains(
             "  - position 1: fires a bullet with 0 ammo: its gun explodes and it loses the duel"
@@ -145,7 +147,6 @@ fn check_gun_duel_exit_code_interface_from_bot_toml_or_the_option() {
         text.contains("  - position 4: fires a bullet with 0 ammo"),
         "{text}"
     );
-    assert!(text.contains("verdict: 2 problems"), "{text}");
 }
 
 #[test]
@@ -334,8 +335,10 @@ fn check_bf_joust_plays_a_valid_program_and_names_what_is_wrong() {
     );
     assert!(!text.contains("match 1"), "{text}");
 
+    // Leaving the tape is legal and loses the match: a warning, exit 0.
     let (out, text, _dir) = check(&["bf-joust", &bot("check/overshoot.bf").to_string_lossy()]);
-    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("legal, but worth a look:"), "{text}");
     assert!(
         text.contains(
             "  match 1 (against idle, tape 10, on the left): past the enemy flag in cycle 10"

@@ -9,8 +9,9 @@
 //!   turn of a duel has no ammo), an opponent that explodes (`P1`) and one
 //!   that gives no action (`P?`); then its stdin is closed.
 //!
-//! Firing without the ammo is legal on the wire but explodes the gun, so
-//! the check counts it as a problem, like a missing or malformed move.
+//! Firing without the ammo is a legal move that explodes the gun (spec §7:
+//! no fault), so the check lists it as a warning, not a problem: the bot
+//! follows the contract, but its author most likely did not mean it.
 
 use super::{quoted, signal_name, Report, Subject};
 use crate::bot::{run_once_checked, Incoming, Limits, LineProcess, OnOverflow};
@@ -265,7 +266,8 @@ async fn exit_code(
 }
 
 /// Whether a move is legal with `ammo` before the turn; notes a problem if
-/// not. Returns the words for the report.
+/// not (firing without ammo is legal, an explosion: a warning). Returns the
+/// words for the report.
 fn judge(n: usize, answer: Answer, ammo: i32, report: &mut Report) -> String {
     match (answer.action, answer.fault) {
         (Some(action), _) if ammo + action.ammo_change() < 0 => {
@@ -276,8 +278,8 @@ fn judge(n: usize, answer: Answer, ammo: i32, report: &mut Report) -> String {
             };
             let why =
                 format!("fires {shot} with {ammo} ammo: its gun explodes and it loses the duel");
-            report.problem(format!("position {n}: {why}"));
-            format!("ILLEGAL move {}: {why}", action.char())
+            report.warning(format!("position {n}: {why}"));
+            format!("legal move {}, but it {why}", action.char())
         }
         (Some(action), _) => format!("legal move {} ({})", action.char(), words(action)),
         (None, fault) => {
@@ -289,7 +291,7 @@ fn judge(n: usize, answer: Answer, ammo: i32, report: &mut Report) -> String {
             };
             report.problem_of(
                 why,
-                format!("position {n}: {why}: no action, its gun explodes"),
+                format!("position {n}: {why}: no action, so its gun explodes"),
             );
             format!("ILLEGAL: {why}")
         }

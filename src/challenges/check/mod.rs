@@ -48,6 +48,8 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
 pub struct Report {
     out: String,
     problems: Vec<Problem>,
+    /// Legal but probably unintended behaviour: listed, not a failure.
+    warnings: Vec<String>,
 }
 
 /// A problem for the verdict's list; problems of one kind are listed once.
@@ -102,6 +104,12 @@ impl Report {
         }
     }
 
+    /// Legal by the contract but most likely a mistake (a gun-duel bot that
+    /// fires without ammo): listed under the verdict, exit status unchanged.
+    pub fn warning(&mut self, text: impl Into<String>) {
+        self.warnings.push(text.into());
+    }
+
     pub fn has_problems(&self) -> bool {
         !self.problems.is_empty()
     }
@@ -152,6 +160,12 @@ impl Report {
                     1 => self.line(format!("  - {}", p.text)),
                     n => self.line(format!("  - {} (and {} more like it)", p.text, n - 1)),
                 }
+            }
+        }
+        if !self.warnings.is_empty() {
+            self.line("legal, but worth a look:");
+            for w in std::mem::take(&mut self.warnings) {
+                self.line(format!("  - {w}"));
             }
         }
         crate::app::print_stdout(&self.out)?;
