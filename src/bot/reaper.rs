@@ -10,9 +10,13 @@
 use referee_sandbox::spawn::{Child, Command};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
 
 static LIVE: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
+/// Held shared while a bot starts and exclusively by a sweep: starts run in
+/// parallel with each other, and a sweep never sees a child that is started
+/// but not yet registered.
+static STARTING: RwLock<()> = RwLock::new(());
 static SUBREAPER: AtomicBool = AtomicBool::new(false);
 
 /// Makes this process the subreaper of the bots it starts (once, at start-up).
@@ -22,12 +26,15 @@ pub fn enable() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Spawns `cmd` and registers its pid, under the lock that [`sweep`] holds,
-/// so a sweep never mistakes a bot that is just starting for an escapee.
+/// Spawns `cmd` and registers its pid, under the lock that [`sweep`] holds
+/// exclusively, so a sweep never mistakes a bot that is just starting for an
+/// escapee.
 pub fn spawn(cmd: &Command) -> std::io::Result<Child> {
-    let mut live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
+    let _starting = STARTING.read().unwrap_or_else(|e| e.into_inner());
     let child = cmd.spawn()?;
-    live.insert(child.pid);
+    LIVE.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(child.pid);
     Ok(child)
 }
 
@@ -67,6 +74,7 @@ pub fn sweep_pids() -> Vec<u32> {
     if !SUBREAPER.load(Ordering::Relaxed) {
         return Vec::new();
     }
+    let _no_start = STARTING.write().unwrap_or_else(|e| e.into_inner());
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
     let mut killed = Vec::new();
     // Killing an escapee orphans its own children, which then arrive here:
