@@ -1,9 +1,23 @@
 //! A process-count limit per bot through the cgroup `pids` controller, when
 //! this user may create cgroups (root, or a delegated cgroup v2 subtree).
 //! Elsewhere `RLIMIT_NPROC` stands in (it does not bind root).
+//!
+//! Moving a process into a cgroup is expensive when it happens now and
+//! then: the kernel waits for an RCU grace period (about 15 ms here) before
+//! the move, so a bot that starts a Python process per move would pay that
+//! on every move. A process is born in the cgroup of the thread that
+//! clones it, though, and cgroup v1 lets a single thread join a group. So
+//! with cgroup v1 each bot gets a *starter thread* that moves itself into
+//! the bot's group once and then starts every process of that bot: they are
+//! born inside, and nothing moves again. (With cgroup v2 a thread cannot
+//! leave its process's group; there each process moves itself in before
+//! exec.)
 
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::thread::JoinHandle;
 
 /// One bot's pids cgroup; removed when dropped (once empty).
 #[derive(Debug)]
@@ -11,6 +25,59 @@ pub struct PidsGroup {
     dir: PathBuf,
     /// `<dir>/cgroup.procs`, pre-built for the child to write itself into.
     pub(crate) procs: CString,
+    /// The thread that starts this bot's processes from inside the group
+    /// (cgroup v1), if it got in.
+    pub(crate) starter: Option<Starter>,
+}
+
+/// A job for the starter thread; the flag says whether the thread is in
+/// the group (if not, the child must move itself in).
+pub(crate) type Job = Box<dyn FnOnce(bool) + Send>;
+
+/// A thread inside a bot's cgroup that runs start jobs.
+#[derive(Debug)]
+pub(crate) struct Starter {
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Starter {
+    /// Starts the thread and moves it into the group through `tasks`.
+    fn start(tasks: PathBuf) -> std::io::Result<Starter> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("bot-starter".into())
+            .spawn(move || {
+                // SAFETY: gettid has no preconditions.
+                let tid = unsafe { libc::gettid() };
+                let inside = std::fs::write(&tasks, tid.to_string()).is_ok();
+                for job in rx {
+                    job(inside);
+                }
+            })?;
+        Ok(Starter {
+            jobs: Mutex::new(Some(tx)),
+            thread: Some(thread),
+        })
+    }
+
+    /// Runs `job` on the starter thread. False if the thread is gone.
+    pub(crate) fn run(&self, job: Job) -> bool {
+        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
+    }
+}
+
+impl Drop for Starter {
+    fn drop(&mut self) {
+        // Closing the channel ends the thread's loop.
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(t) = self.thread.take() {
+            if t.thread().id() != std::thread::current().id() {
+                let _ = t.join();
+            }
+        }
+    }
 }
 
 /// Removes empty groups left by referees that died without cleaning up
@@ -70,7 +137,8 @@ fn controllers(file: &Path) -> Vec<String> {
 }
 
 impl PidsGroup {
-    /// Creates `<root>/referee-<pid>-<name>` with `pids.max = max`.
+    /// Creates `<root>/referee-<pid>-<name>` with `pids.max = max` (plus
+    /// one for the starter thread, which counts as a task of the group).
     pub fn create(root: &Path, name: &str, max: u64) -> std::io::Result<PidsGroup> {
         let safe: String = name
             .chars()
@@ -85,15 +153,28 @@ impl PidsGroup {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(e),
         }
-        std::fs::write(dir.join("pids.max"), max.to_string())?;
+        let tasks = dir.join("tasks");
+        let starter = if tasks.exists() {
+            Starter::start(tasks).ok()
+        } else {
+            None
+        };
+        let allowance = max.saturating_add(u64::from(starter.is_some()));
+        std::fs::write(dir.join("pids.max"), allowance.to_string())?;
         let procs = CString::new(dir.join("cgroup.procs").to_string_lossy().into_owned())
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
-        Ok(PidsGroup { dir, procs })
+        Ok(PidsGroup {
+            dir,
+            procs,
+            starter,
+        })
     }
 }
 
 impl Drop for PidsGroup {
     fn drop(&mut self) {
+        // The starter thread leaves the group by ending.
+        drop(self.starter.take());
         // Fails (harmlessly) while processes remain; the kernel keeps an
         // empty group's directory until then.
         let _ = std::fs::remove_dir(&self.dir);

@@ -114,6 +114,11 @@ impl Confinement {
         })
     }
 
+    /// The thread that starts this bot's processes inside its cgroup, if any.
+    pub(crate) fn starter(&self) -> Option<&cgroup::Starter> {
+        self.inner.pids.as_ref().and_then(|g| g.starter.as_ref())
+    }
+
     /// Whether files and network are confined (false for [`Confinement::minimal`]).
     pub fn is_confined(&self) -> bool {
         self.inner.landlock.is_some() || self.inner.seccomp.is_some()
@@ -128,14 +133,14 @@ impl Confinement {
     /// [`Confinement::prepare`]; nothing allocates. Must be called in a
     /// freshly cloned child that is about to exec (it restricts the calling
     /// process for good).
-    pub(crate) unsafe fn apply_in_child(&self) -> Result<(), i32> {
+    pub(crate) unsafe fn apply_in_child(&self, join_cgroup: bool) -> Result<(), i32> {
         let inner = &*self.inner;
         let errno = || {
             std::io::Error::last_os_error()
                 .raw_os_error()
                 .unwrap_or(libc::EIO)
         };
-        if let Some(group) = &inner.pids {
+        if let Some(group) = inner.pids.as_ref().filter(|_| join_cgroup) {
             // "0" moves the writing process into the group.
             let fd = libc::open(group.procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
             if fd < 0 {

@@ -40,7 +40,7 @@ pub enum Stdin {
 /// directory, stdin, and the confinement applied just before exec. stdout
 /// and stderr are always pipes; the child is the leader of a new process
 /// group.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Command {
     program: CString,
     argv: Vec<CString>,
@@ -136,6 +136,31 @@ impl Command {
     /// Starts the process. Fails if it could not be started: no such
     /// program, not executable, or a confinement step the kernel refused.
     pub fn spawn(&self) -> io::Result<Child> {
+        if let Some(starter) = self.confinement.starter() {
+            // Started from the bot's starter thread, the child is born in
+            // the bot's cgroup (see `cgroup`). This thread waits, as it
+            // would for its own vfork child.
+            let (tx, rx) = std::sync::mpsc::sync_channel(1);
+            let cmd = self.clone();
+            let job = Box::new(move |inside: bool| {
+                let r = cmd.spawn_here(!inside);
+                // Dropped before replying: the caller's copy then keeps the
+                // confinement (and this thread) alive, never this one.
+                drop(cmd);
+                let _ = tx.send(r);
+            });
+            if starter.run(job) {
+                return rx
+                    .recv()
+                    .unwrap_or_else(|_| Err(io::Error::other("the bot's starter thread stopped")));
+            }
+        }
+        self.spawn_here(true)
+    }
+
+    /// Starts the process from this thread; `join_cgroup`: the child moves
+    /// itself into the bot's cgroup (if it has one) before exec.
+    fn spawn_here(&self, join_cgroup: bool) -> io::Result<Child> {
         if self.nul {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -164,6 +189,7 @@ impl Command {
             cwd: self.cwd.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
             fds: [stdin.0.as_raw_fd(), out_w.as_raw_fd(), err_w.as_raw_fd()],
             confinement: &self.confinement,
+            join_cgroup,
             parent: std::process::id() as libc::pid_t,
             failure: Failure::default(),
         };
@@ -312,6 +338,7 @@ struct ChildContext<'a> {
     /// The child's stdin, stdout and stderr, in that order.
     fds: [RawFd; 3],
     confinement: &'a Confinement,
+    join_cgroup: bool,
     parent: libc::pid_t,
     /// Written by the child if it cannot exec.
     failure: Failure,
@@ -505,7 +532,7 @@ unsafe fn child_exec(ctx: &ChildContext<'_>) -> Failure {
     if !ctx.cwd.is_null() && libc::chdir(ctx.cwd) != 0 {
         return fail(STEP_CWD);
     }
-    if let Err(errno) = ctx.confinement.apply_in_child() {
+    if let Err(errno) = ctx.confinement.apply_in_child(ctx.join_cgroup) {
         return Failure {
             step: STEP_CONFINE,
             errno,

@@ -227,3 +227,32 @@ fn a_fork_bomb_meets_the_process_limit() {
         || text.to_lowercase().contains("fork");
     assert!(hit_limit, "300 forks all succeeded: {text}");
 }
+
+#[test]
+fn every_process_of_a_bot_is_born_in_its_pids_cgroup() {
+    let w = world();
+    let Some(c) = confined(&w, "meta-ttt") else {
+        return;
+    };
+    if Support::probe().pids_cgroup.is_none() {
+        // No cgroups for this user: RLIMIT_NPROC stands in (tested above).
+        return;
+    }
+    // Two processes, one after the other: both in the same bot group.
+    let mut groups = Vec::new();
+    for _ in 0..2 {
+        let (code, out) = sh(
+            &c,
+            &w.tournament,
+            "grep pids /proc/self/cgroup || cat /proc/self/cgroup",
+        );
+        assert_eq!(code, 0, "{out}");
+        let group = out
+            .lines()
+            .find(|l| l.contains("referee-"))
+            .unwrap_or_else(|| panic!("not in a bot's group: {out}"))
+            .to_string();
+        groups.push(group);
+    }
+    assert_eq!(groups[0], groups[1]);
+}

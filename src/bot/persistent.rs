@@ -155,6 +155,10 @@ pub struct LineProcess {
     reaped: Option<Reaped>,
     /// Processes killed and reaped by the sweep after this one was reaped.
     swept: Vec<u32>,
+    /// Kept while the process lives: the bot's processes are started by a
+    /// thread of its confinement, and die with that thread (parent-death
+    /// signal).
+    _confinement: referee_sandbox::Confinement,
     started: Instant,
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
@@ -238,6 +242,7 @@ impl LineProcess {
             closed: false,
             reaped: None,
             swept: Vec::new(),
+            _confinement: program.confinement.clone(),
             started: Instant::now(),
             stderr_drain,
         })

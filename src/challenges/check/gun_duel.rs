@@ -474,11 +474,15 @@ mod tests {
     }
 
     #[test]
-    fn firing_without_ammo_is_a_problem() {
+    fn firing_without_ammo_is_legal_and_only_a_warning() {
         let mut report = Report::new();
         let v = judge(1, Answer::action(Action::Bullet), 0, &mut report);
-        assert!(v.starts_with("ILLEGAL move 1"), "{v}");
-        assert!(report.has_problems());
+        assert!(
+            v.starts_with("legal move 1, but it fires a bullet with 0 ammo"),
+            "{v}"
+        );
+        assert!(!report.has_problems());
+        assert_eq!(report.warning_count(), 1);
         let mut report = Report::new();
         let v = judge(1, Answer::action(Action::Plasma), 2, &mut report);
         assert_eq!(v, "legal move 2 (plasma)");

@@ -110,6 +110,10 @@ impl Report {
         self.warnings.push(text.into());
     }
 
+    pub fn warning_count(&self) -> usize {
+        self.warnings.len()
+    }
+
     pub fn has_problems(&self) -> bool {
         !self.problems.is_empty()
     }
