@@ -39,18 +39,22 @@ pub(crate) type Job = Box<dyn FnOnce(bool) + Send>;
 pub(crate) struct Starter {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
     thread: Option<JoinHandle<()>>,
+    /// Whether the thread got into the group (it then counts in `pids.current`).
+    inside: bool,
 }
 
 impl Starter {
     /// Starts the thread and moves it into the group through `tasks`.
     fn start(tasks: PathBuf) -> std::io::Result<Starter> {
         let (tx, rx) = mpsc::channel::<Job>();
+        let (joined_tx, joined) = mpsc::sync_channel(1);
         let thread = std::thread::Builder::new()
             .name("bot-starter".into())
             .spawn(move || {
                 // SAFETY: gettid has no preconditions.
                 let tid = unsafe { libc::gettid() };
                 let inside = std::fs::write(&tasks, tid.to_string()).is_ok();
+                let _ = joined_tx.send(inside);
                 for job in rx {
                     job(inside);
                 }
@@ -58,6 +62,7 @@ impl Starter {
         Ok(Starter {
             jobs: Mutex::new(Some(tx)),
             thread: Some(thread),
+            inside: joined.recv().unwrap_or(false),
         })
     }
 
@@ -168,6 +173,17 @@ impl PidsGroup {
             procs,
             starter,
         })
+    }
+}
+
+impl PidsGroup {
+    /// How many of the bot's processes (and threads) exist now, zombies
+    /// included; the starter thread is not counted.
+    pub fn bot_tasks(&self) -> Option<u64> {
+        let text = std::fs::read_to_string(self.dir.join("pids.current")).ok()?;
+        let n: u64 = text.trim().parse().ok()?;
+        let starter = self.starter.as_ref().is_some_and(|s| s.inside);
+        Some(n.saturating_sub(u64::from(starter)))
     }
 }
 

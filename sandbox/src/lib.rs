@@ -119,6 +119,16 @@ impl Confinement {
         self.inner.pids.as_ref().and_then(|g| g.starter.as_ref())
     }
 
+    /// How many processes of this bot exist now (zombies included), from its
+    /// pids cgroup; `None` without one. Zero after a call's process has
+    /// been reaped means nothing escaped and there is nothing to sweep.
+    pub fn bot_processes(&self) -> Option<u64> {
+        self.inner
+            .pids
+            .as_ref()
+            .and_then(cgroup::PidsGroup::bot_tasks)
+    }
+
     /// Whether files and network are confined (false for [`Confinement::minimal`]).
     pub fn is_confined(&self) -> bool {
         self.inner.landlock.is_some() || self.inner.seccomp.is_some()
