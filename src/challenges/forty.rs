@@ -111,8 +111,10 @@ struct Proc {
     pipeline: Pipeline<usize>,
     /// Lines waiting for the next batch.
     queue: Vec<u8>,
-    /// The game slots of the asks in `queue`, in order.
-    queued: Vec<usize>,
+    /// The asks in `queue`, in order: game slot, game id, and what is left
+    /// of the turn's budget (fixed while an ask waits: nothing is charged
+    /// to a game between its ask and the reply).
+    queued: Vec<(usize, u64, Duration)>,
     /// Sequence number of the oldest ask in `queue`.
     oldest: Option<u64>,
     /// Holds one of the `--jobs` slots (asks outstanding).
@@ -440,7 +442,8 @@ impl<O: Observer> Engine<O> {
                         continue;
                     }
                     live.game.write_ask(live.id, &mut p.queue);
-                    p.queued.push(slot);
+                    p.queued
+                        .push((slot, live.id, live.game.budget_left(self.limits.timeout)));
                     if p.oldest.is_none() {
                         p.oldest = Some(self.seq);
                     }
@@ -526,11 +529,8 @@ impl<O: Observer> Engine<O> {
             if let Some(process) = &p.process {
                 process.send(batch);
             }
-            for slot in p.queued.drain(..) {
-                if let Some(live) = self.games.get(slot).and_then(Option::as_ref) {
-                    let budget = live.game.budget_left(self.limits.timeout);
-                    p.pipeline.push(slot, live.id, now, budget);
-                }
+            for (slot, id, budget) in p.queued.drain(..) {
+                p.pipeline.push(slot, id, now, budget);
             }
             p.oldest = None;
             if !p.pipeline.is_idle() {
@@ -585,10 +585,7 @@ impl<O: Observer> Engine<O> {
                 || reason.to_string(),
             );
         }
-        for slot in queued {
-            let Some(id) = self.games.get(slot).and_then(Option::as_ref).map(|l| l.id) else {
-                continue;
-            };
+        for (slot, id, _) in queued {
             self.decide(
                 bot,
                 slot,
