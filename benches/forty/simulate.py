@@ -8,7 +8,9 @@ the referee's host loads it (the `Bot` base class and the original file's
 globals provided), so the very same files run on both sides.
 
 Usage: simulate.py --games N --workers W --seed S [--seats K] BOTFILE...
-Prints one JSON line: games, seconds, games_per_second, wins, played.
+Prints one JSON line: games, seconds, games_per_second, average_rounds,
+wins, played, bot_seconds (each bot's time in its turns, as the original's
+time table).
 """
 
 import argparse
@@ -100,6 +102,7 @@ class Stats:
         self.round_limit = 0
         self.highest_round = 0
         self.winning_scores = {}
+        self.seconds = [0.0] * n
 
 
 def play_game(classes, seating, rng, stats):
@@ -109,6 +112,7 @@ def play_game(classes, seating, rng, stats):
     scores = [0] * k
     die = rng.randint
     turns, throws_n, successes = stats.turns, stats.throws, stats.successes
+    seconds, clock = stats.seconds, time.perf_counter
 
     def turn(i, last_round):
         b = seating[i]
@@ -145,13 +149,18 @@ def play_game(classes, seating, rng, stats):
         except Exception:
             return  # the turn is lost
 
+    # The original timed every turn and printed each bot's total (its time
+    # table); the referee charges every decision's time likewise. Timed
+    # here with the cheapest clock there is.
     last_round = False
     initiator = k
     rounds = 0
     limit = False
     while True:
         for i in range(k):
+            start = clock()
             turn(i, last_round)
+            seconds[seating[i]] += clock() - start
             if not last_round and scores[i] >= END_SCORE:
                 last_round = True
                 initiator = i
@@ -163,7 +172,9 @@ def play_game(classes, seating, rng, stats):
         if last_round:
             break
     for i in range(initiator):
+        start = clock()
         turn(i, True)
+        seconds[seating[i]] += clock() - start
 
     best = max(scores)
     winners = 0
@@ -192,7 +203,7 @@ def run_chunk(job):
     stats = Stats(n)
     for _ in range(count):
         play_game(classes, rng.sample(range(n), seats), rng, stats)
-    return stats.wins, stats.played, stats.rounds
+    return stats.wins, stats.played, stats.rounds, stats.seconds
 
 
 def main():
@@ -217,6 +228,7 @@ def main():
     wins = [sum(r[0][b] for r in results) for b in range(len(args.bots))]
     played = [sum(r[1][b] for r in results) for b in range(len(args.bots))]
     rounds = sum(r[2] for r in results)
+    bot_seconds = [sum(r[3][b] for r in results) for b in range(len(args.bots))]
     seconds = time.perf_counter() - started
     print(
         json.dumps(
@@ -227,6 +239,7 @@ def main():
                 "average_rounds": rounds / args.games,
                 "wins": wins,
                 "played": played,
+                "bot_seconds": bot_seconds,
             }
         )
     )

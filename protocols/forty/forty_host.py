@@ -15,8 +15,10 @@ the referee keeps in the bot's log.
 Standard library only; Python 3.8 or later.
 """
 
+import importlib.util
 import math
 import os
+import re
 import sys
 import traceback
 import types
@@ -132,12 +134,61 @@ def parse_handshake(line):
     return int(fields[2])
 
 
-def seed_generators(seed, log):
-    """Seeds `random`, and numpy's global generator when numpy is present.
-    Returns the numpy module, or None."""
+# A bot file that names numpy (`np`, `numpy`, also inside a string such as
+# `"np" in globals()`) gets it imported at start-up. Any other file still
+# finds `np` in its globals, but numpy is only loaded if something touches
+# it: importing it costs about 0.15 s of CPU and 25 MiB per process, and
+# most bots never do.
+NAMES_NUMPY = re.compile(rb"\b(?:np|numpy)\b")
+
+
+class SeedingLoader:
+    """Loads numpy as its own loader would, then seeds its global
+    generator: the seed applies whenever numpy is first loaded."""
+
+    def __init__(self, loader, seed):
+        self.loader = loader
+        self.seed = seed
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        self.loader.exec_module(module)
+        module.random.seed(self.seed)
+
+    def __getattr__(self, name):
+        return getattr(self.loader, name)
+
+
+def lazy_numpy(seed):
+    """numpy as a module loaded (and seeded) on first use; None when it is
+    not installed or cannot be loaded lazily."""
+    try:
+        spec = importlib.util.find_spec("numpy")
+        if spec is None or spec.loader is None or "numpy" in sys.modules:
+            return None
+        spec.loader = importlib.util.LazyLoader(SeedingLoader(spec.loader, seed))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["numpy"] = module
+        spec.loader.exec_module(module)
+        return module
+    except Exception:
+        sys.modules.pop("numpy", None)
+        return None
+
+
+def seed_generators(seed, log, eager=True):
+    """Seeds `random`, and numpy's global generator when numpy is present:
+    at once when `eager`, otherwise when numpy is first loaded. Returns the
+    numpy module, or None."""
     import random
 
     random.seed(seed)
+    if not eager:
+        numpy = lazy_numpy(seed % (1 << 32))
+        if numpy is not None:
+            return numpy
     try:
         import numpy
     except ImportError:
@@ -150,12 +201,19 @@ def seed_generators(seed, log):
     return numpy
 
 
-def load_module(path, numpy):
-    """Executes BOTFILE in a fresh module that offers what the original bot
-    file had at its top."""
+def read_source(path):
+    with open(path, "rb") as source:
+        return source.read()
+
+
+def load_module(path, numpy, source=None):
+    """Executes BOTFILE (whose bytes are `source`, if already read) in a
+    fresh module that offers what the original bot file had at its top."""
     import inspect
     import random
 
+    if source is None:
+        source = read_source(path)
     module = types.ModuleType(MODULE_NAME)
     module.__file__ = os.path.abspath(path)
     sys.modules[MODULE_NAME] = module
@@ -164,9 +222,7 @@ def load_module(path, numpy):
     if numpy is not None:
         namespace["np"] = numpy
     exec(compile(PRELUDE, "<forty_host: Bot>", "exec"), namespace)
-    with open(path, "rb") as source:
-        code = compile(source.read(), path, "exec")
-    exec(code, namespace)
+    exec(compile(source, path, "exec"), namespace)
     return module
 
 
@@ -197,22 +253,25 @@ def choose_class(module, wanted):
     return defined[0]
 
 
-# Marks a game whose constructor raised: all its asks fail.
-BROKEN = object()
-
 THROW, STOP, FAILED = b" 1", b" 0", b" e"
 
 # Decimal fields of asks are small numbers; a lookup is several times faster
 # than int() on bytes, and decisions must cost microseconds.
 SMALL_NUMBERS = {str(n).encode(): n for n in range(4096)}
 
+# Throws fields already parsed (b"4,5,3" -> (4, 5, 3)). A bot's turns keep
+# repeating the same short sequences (a few thousand, up to tens of
+# thousands for bots that throw long); the first ones seen are kept, up to
+# this many, so memory stays flat.
+THROWS_CACHED = 1 << 14
+
 
 def numbers(field, lookup=SMALL_NUMBERS.__getitem__):
-    """The comma-separated decimals of an ask field, as a fresh list."""
+    """The comma-separated decimals of an ask field, as a tuple."""
     try:
-        return list(map(lookup, field.split(b",")))
+        return tuple(map(lookup, field.split(b",")))
     except KeyError:
-        return [int(x) for x in field.split(b",")]
+        return tuple(int(x) for x in field.split(b","))
 
 
 class Games:
@@ -223,59 +282,81 @@ class Games:
     def __init__(self, cls, failures):
         self.cls = cls
         self.failures = failures
-        # game id (bytes) -> [instance, live generator or None]
+        # game id (bytes) -> (instance, live generator or None). A game
+        # whose constructor raised has no entry: like an unknown game, its
+        # asks get `G e`. A tuple, replaced when the generator changes: one
+        # object to fetch per ask, which matters when thousands of games
+        # take turns and none of them is in the CPU's cache any more.
         self.table = {}
+        self.throws = {}
 
     def new(self, fields):
         gid = fields[1]
         try:
             instance = self.cls(int(fields[2]), int(fields[3]))
         except BaseException:
+            self.table.pop(gid, None)
             self.failures.failed("the constructor (game %s)" % gid.decode("ascii", "replace"))
-            instance = BROKEN
-        self.table[gid] = [instance, None]
+            return
+        self.table[gid] = (instance, None)
 
     def answer(self, lines):
-        """The replies to a batch of lines (without CRs), in order."""
+        """The replies to a batch of lines (without CRs), in order, as one
+        bytes object (each reply ends in LF)."""
         replies = []
         reply = replies.append
         table = self.table
-        small = SMALL_NUMBERS
+        find = table.get
+        cache = self.throws
+        cached = cache.get
+        lookup = SMALL_NUMBERS.__getitem__
         for line in lines:
             fields = line.split(b" ")
-            if fields[0] != b"ask" or len(fields) != 5:
+            if len(fields) != 5 or fields[0] != b"ask":
                 self.other(line, fields, reply)
                 continue
-            gid = fields[1]
-            entry = table.get(gid)
-            if entry is None or entry[0] is BROKEN:
+            _, gid, last, throws, scores = fields
+            entry = find(gid)
+            if entry is None:
                 reply(gid + FAILED)
                 continue
-            throws = fields[3]
+            instance, live = entry
             try:
-                if b"," not in throws:
+                dice = cached(throws)
+                if dice is None:
+                    dice = numbers(throws)
+                    if len(cache) < THROWS_CACHED:
+                        cache[throws] = dice
+                if len(dice) == 1:
                     # A turn's first decision: a fresh generator.
-                    entry[1] = None
-                    instance = entry[0]
-                    instance.update_state([small.get(throws) or int(throws)])
-                    entry[1] = iter(instance.make_throw(numbers(fields[4]), fields[2] == b"1"))
-                elif entry[1] is None:
+                    live = None
+                    instance.update_state([*dice])
+                    try:
+                        snapshot = list(map(lookup, scores.split(b",")))
+                    except KeyError:
+                        snapshot = [int(x) for x in scores.split(b",")]
+                    live = iter(instance.make_throw(snapshot, last == b"1"))
+                    table[gid] = (instance, live)
+                elif live is None:
                     reply(gid + FAILED)
                     continue
                 else:
-                    entry[0].update_state(numbers(throws))
+                    instance.update_state([*dice])
                 try:
-                    value = next(entry[1])
+                    value = next(live)
                 except StopIteration:
-                    entry[1] = None
+                    table[gid] = (instance, None)
                     reply(gid + STOP)
                     continue
                 reply(gid + (THROW if value else STOP))
             except BaseException:
-                entry[1] = None
+                table[gid] = (instance, None)
                 self.failures.failed("the decision (game %s)" % gid.decode("ascii", "replace"))
                 reply(gid + FAILED)
-        return replies
+        if not replies:
+            return b""
+        replies.append(b"")
+        return b"\n".join(replies)
 
     def other(self, line, fields, reply):
         """Lines other than a well-formed ask."""
@@ -297,26 +378,26 @@ def serve(channel, games):
     input or until the referee stops reading."""
     buffered = channel.pending
     channel.pending = b""
+    read = channel.read_chunk
+    write = channel.write
+    answer = games.answer
     while True:
         if b"\n" in buffered:
             if b"\r" in buffered:
                 buffered = buffered.replace(b"\r\n", b"\n")
             lines = buffered.split(b"\n")
             buffered = lines.pop()
-            replies = games.answer(lines)
-            if replies:
-                replies.append(b"")
-                if not channel.write(b"\n".join(replies)):
-                    return
-        chunk = channel.read_chunk()
+            replies = answer(lines)
+            if replies and not write(replies):
+                return
+        chunk = read()
         if not chunk:
             if buffered:
-                replies = games.answer([buffered.rstrip(b"\r")])
+                replies = answer([buffered.rstrip(b"\r")])
                 if replies:
-                    replies.append(b"")
-                    channel.write(b"\n".join(replies))
+                    write(replies)
             return
-        buffered += chunk
+        buffered = buffered + chunk if buffered else chunk
 
 
 def finish(status):
@@ -339,8 +420,9 @@ def main(argv):
         if line is None:
             raise StartupError("input ended before the handshake")
         seed = parse_handshake(line)
-        numpy = seed_generators(seed, channel.log)
-        module = load_module(argv[1], numpy)
+        source = read_source(argv[1])
+        numpy = seed_generators(seed, channel.log, NAMES_NUMPY.search(source) is not None)
+        module = load_module(argv[1], numpy, source)
         cls = choose_class(module, argv[2] if len(argv) == 3 else None)
     except StartupError as error:
         channel.log.write("forty_host: %s\n" % error)

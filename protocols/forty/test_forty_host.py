@@ -492,6 +492,48 @@ class Protocol(HostTestCase):
         self.assertIn("0 1", first)
         self.assertIn("0 0", first)
 
+    @unittest.skipUnless(HAVE_NUMPY, "numpy is not installed")
+    def test_numpy_is_loaded_on_first_use_when_the_file_does_not_name_it(self):
+        # This file never spells the module's names, so the host does not
+        # import numpy at start-up; the global is still there, and loading
+        # it on first use seeds it exactly as an import at start-up does.
+        hidden = self.bot_file(
+            """
+            NAME = "n" + "p"
+            MODULE = "nu" + "mpy"
+
+            class HiddenCoin(Bot):
+                def make_throw(self, scores, last_round):
+                    yield type(sys.modules[MODULE]).__name__ != "module"
+                    module = globals()[NAME]
+                    yield module is sys.modules[MODULE]
+                    while True:
+                        yield module.random.random() < 0.5
+            """,
+            "hidden.py",
+        )
+        named = self.bot_file(
+            """
+            class NamedCoin(Bot):
+                def make_throw(self, scores, last_round):
+                    yield type(np) is type(sys)
+                    yield True
+                    while True:
+                        yield np.random.random() < 0.5
+            """,
+            "named.py",
+        )
+
+        def decisions(path):
+            host = self.host(path, seed=77)
+            host.send("new 0 0 40")
+            host.send(*["ask 0 0 %s 0,0" % ",".join(["1"] * n) for n in range(1, 35)])
+            return host.lines(34)
+
+        hidden_replies = decisions(hidden)
+        self.assertEqual(hidden_replies[:2], ["0 1", "0 1"])
+        self.assertEqual(hidden_replies, decisions(named))
+
 
 # --- The test vectors of section 11, played through the example bots -----
 

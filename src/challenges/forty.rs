@@ -111,8 +111,10 @@ struct Proc {
     pipeline: Pipeline<usize>,
     /// Lines waiting for the next batch.
     queue: Vec<u8>,
-    /// The game slots of the asks in `queue`, in order.
-    queued: Vec<usize>,
+    /// The asks in `queue`, in order: game slot, game id, and what is left
+    /// of the turn's budget (fixed while an ask waits: nothing is charged
+    /// to a game between its ask and the reply).
+    queued: Vec<(usize, u64, Duration)>,
     /// Sequence number of the oldest ask in `queue`.
     oldest: Option<u64>,
     /// Holds one of the `--jobs` slots (asks outstanding).
@@ -181,6 +183,9 @@ pub struct Engine<O: Observer> {
     reapers: usize,
     active: usize,
     seq: u64,
+    /// What the lines of one batch meant, kept between its two passes
+    /// (reused, so a batch allocates nothing here).
+    paired: Vec<(PipelineEvent<usize>, LineReply, Instant)>,
     limits: EngineLimits,
     pub observer: O,
     /// Games that ended since the caller last looked.
@@ -262,6 +267,7 @@ impl<O: Observer> Engine<O> {
             reapers: 0,
             active: 0,
             seq: 0,
+            paired: Vec::new(),
             limits: EngineLimits {
                 jobs: limits.jobs.max(1),
                 ..limits
@@ -440,7 +446,8 @@ impl<O: Observer> Engine<O> {
                         continue;
                     }
                     live.game.write_ask(live.id, &mut p.queue);
-                    p.queued.push(slot);
+                    p.queued
+                        .push((slot, live.id, live.game.budget_left(self.limits.timeout)));
                     if p.oldest.is_none() {
                         p.oldest = Some(self.seq);
                     }
@@ -526,11 +533,8 @@ impl<O: Observer> Engine<O> {
             if let Some(process) = &p.process {
                 process.send(batch);
             }
-            for slot in p.queued.drain(..) {
-                if let Some(live) = self.games.get(slot).and_then(Option::as_ref) {
-                    let budget = live.game.budget_left(self.limits.timeout);
-                    p.pipeline.push(slot, live.id, now, budget);
-                }
+            for (slot, id, budget) in p.queued.drain(..) {
+                p.pipeline.push(slot, id, now, budget);
             }
             p.oldest = None;
             if !p.pipeline.is_idle() {
@@ -585,10 +589,7 @@ impl<O: Observer> Engine<O> {
                 || reason.to_string(),
             );
         }
-        for slot in queued {
-            let Some(id) = self.games.get(slot).and_then(Option::as_ref).map(|l| l.id) else {
-                continue;
-            };
+        for (slot, id, _) in queued {
             self.decide(
                 bot,
                 slot,
@@ -605,8 +606,14 @@ impl<O: Observer> Engine<O> {
         if bot >= self.procs.len() {
             return;
         }
+        // First pair every line with its ask, which is cheap; then, if that
+        // left the process idle, hand its slot to the next process before
+        // playing the games on (which takes longer): the bots are the slow
+        // side, and a slot waiting for the referee is a core doing nothing.
+        let mut paired = std::mem::take(&mut self.paired);
+        let mut killed = false;
         for message in batch.messages {
-            let p = &self.procs[bot];
+            let p = &mut self.procs[bot];
             if p.incarnation != incarnation || p.state == State::Gone {
                 // A killed process's last words.
                 break;
@@ -619,23 +626,38 @@ impl<O: Observer> Engine<O> {
             if let State::Starting(_) = p.state {
                 match wire::judge_handshake(&reply) {
                     Ok(name) => {
-                        let p = &mut self.procs[bot];
                         p.state = State::Ready;
                         p.handshake_name = name;
                     }
-                    Err(e) => self.crash(bot, &e.to_string(), at),
+                    Err(e) => {
+                        self.crash(bot, &e.to_string(), at);
+                        break;
+                    }
                 }
                 continue;
             }
-            let event = self.procs[bot].pipeline.on_line(&reply, at);
+            if let Some(event) = p.pipeline.on_line(&reply, at) {
+                killed = matches!(event, PipelineEvent::Kill(_));
+                paired.push((event, reply, at));
+                if killed {
+                    // Everything after this line is the last words of a
+                    // process about to be killed.
+                    break;
+                }
+            }
+        }
+        if !killed {
+            self.release_if_idle(bot);
+            self.dispatch();
+        }
+        for (event, reply, at) in paired.drain(..) {
             match event {
-                None => {}
-                Some(PipelineEvent::Decided {
+                PipelineEvent::Decided {
                     token,
                     game,
                     decision,
                     charged,
-                }) => self.decide(bot, token, game, decision, charged, || match &reply {
+                } => self.decide(bot, token, game, decision, charged, || match &reply {
                     LineReply::Message(line)
                         if decision == Decision::Failed(Failure::Malformed) =>
                     {
@@ -643,13 +665,13 @@ impl<O: Observer> Engine<O> {
                     }
                     _ => "the bot reported an error (`G e`)".to_string(),
                 }),
-                Some(PipelineEvent::LateReply { charged }) => {
+                PipelineEvent::LateReply { charged } => {
                     let record = self.extras.bot_mut(bot);
                     record.charged_ns = record
                         .charged_ns
                         .saturating_add(u64::try_from(charged.as_nanos()).unwrap_or(u64::MAX));
                 }
-                Some(PipelineEvent::Kill(reason)) => {
+                PipelineEvent::Kill(reason) => {
                     let text = match (&reason, &reply) {
                         (KillReason::OutOfStep(_), LineReply::Message(line)) => {
                             format!("{}: {}", reason.describe(), quoted(line))
@@ -660,6 +682,7 @@ impl<O: Observer> Engine<O> {
                 }
             }
         }
+        self.paired = paired;
         self.release_if_idle(bot);
     }
 

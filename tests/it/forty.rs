@@ -689,6 +689,59 @@ fn results_do_not_depend_on_jobs_or_concurrency() {
     );
 }
 
+/// The most processes busy at one instant, from the spans each bot of
+/// `tournament_dir` recorded (see `tests/bots/forty_spans.py`).
+fn most_busy_at_once(tournament_dir: &Path, bots: usize) -> usize {
+    let mut edges: Vec<(u64, i32)> = Vec::new();
+    for b in 0..bots {
+        let text = std::fs::read_to_string(tournament_dir.join(format!("S{b}/spans.txt"))).unwrap();
+        let spans: Vec<(u64, u64)> = text
+            .lines()
+            .map(|l| {
+                let (a, z) = l.split_once(' ').unwrap();
+                (a.parse().unwrap(), z.parse().unwrap())
+            })
+            .collect();
+        assert!(
+            spans.len() > 10,
+            "bot S{b} served only {} batches",
+            spans.len()
+        );
+        for (start, end) in spans {
+            edges.push((start, 1));
+            edges.push((end, -1));
+        }
+    }
+    // Ends sort before starts at the same instant: touching spans do not
+    // overlap.
+    edges.sort();
+    let (mut now, mut most) = (0i32, 0i32);
+    for (_, step) in edges {
+        now += step;
+        most = most.max(now);
+    }
+    usize::try_from(most).unwrap()
+}
+
+#[test]
+fn no_more_processes_than_jobs_are_served_at_once() {
+    let bots = 6;
+    for jobs in [1usize, 2] {
+        let mut ins = String::from("challenge: forty\nseed: 7\ngames: 400\nbots-per-game: 4\n");
+        for b in 0..bots {
+            ins.push_str(&format!(
+                "S{b} {} {} 1\n",
+                q(Path::new(python())),
+                q(&bot("forty_spans.py"))
+            ));
+        }
+        let dir = tournament(&ins);
+        let (code, _, err) = run_tournament(dir.path(), &["--quiet", "--jobs", &jobs.to_string()]);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(most_busy_at_once(dir.path(), bots), jobs, "--jobs {jobs}");
+    }
+}
+
 #[test]
 fn the_bundled_example_runs_on_a_fresh_folder() {
     let dir = tempfile::tempdir().unwrap();

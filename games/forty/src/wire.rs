@@ -17,7 +17,20 @@ pub const PROTOCOL_VERSION: u32 = 1;
 pub const MAX_LINE_BYTES: usize = 4096;
 
 /// Appends the decimal digits of `n`.
-pub fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+pub fn write_u64(out: &mut Vec<u8>, n: u64) {
+    // Scores, seats and dice are one or two digits: push those directly
+    // rather than copying a slice (a call into memcpy for two bytes).
+    if n < 10 {
+        out.push(b'0' + n as u8);
+    } else if n < 100 {
+        out.push(b'0' + (n / 10) as u8);
+        out.push(b'0' + (n % 10) as u8);
+    } else {
+        write_long(out, n);
+    }
+}
+
+fn write_long(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();
     loop {
@@ -53,21 +66,26 @@ pub fn write_new(out: &mut Vec<u8>, game: u64, seat: usize, end_score: u32) {
 
 /// `ask G L THROWS SCORES`: one decision.
 pub fn write_ask(out: &mut Vec<u8>, game: u64, last_round: bool, throws: &[u8], scores: &[u32]) {
+    // One reservation for the whole line: game id, dice and scores at their
+    // longest.
+    out.reserve(32 + 2 * throws.len() + 11 * scores.len());
     out.extend_from_slice(b"ask ");
     write_u64(out, game);
     out.extend_from_slice(if last_round { b" 1 " } else { b" 0 " });
-    for (i, &die) in throws.iter().enumerate() {
-        if i > 0 {
+    if let Some((&first, rest)) = throws.split_first() {
+        out.push(b'0' + first);
+        for &die in rest {
             out.push(b',');
+            out.push(b'0' + die);
         }
-        out.push(b'0' + die);
     }
     out.push(b' ');
-    for (i, &score) in scores.iter().enumerate() {
-        if i > 0 {
+    if let Some((&first, rest)) = scores.split_first() {
+        write_u64(out, u64::from(first));
+        for &score in rest {
             out.push(b',');
+            write_u64(out, u64::from(score));
         }
-        write_u64(out, u64::from(score));
     }
     out.push(b'\n');
 }
@@ -279,8 +297,28 @@ mod tests {
     }
 
     #[test]
+    fn ask_lines_match_plain_formatting() {
+        let cases: [(u64, bool, &[u8], &[u32]); 4] = [
+            (0, false, &[5], &[0]),
+            (9, true, &[1, 2, 3, 4, 5], &[9, 10, 99, 100, 4_294_967_295]),
+            (1_234_567, false, &[3, 3], &[40, 0, 126, 7, 7, 7, 7, 7]),
+            ((1 << 63) - 1, true, &[2], &[1000, 39]),
+        ];
+        for (game, last, throws, scores) in cases {
+            let join = |v: Vec<String>| v.join(",");
+            let expected = format!(
+                "ask {game} {} {} {}\n",
+                u8::from(last),
+                join(throws.iter().map(|d| d.to_string()).collect()),
+                join(scores.iter().map(|s| s.to_string()).collect()),
+            );
+            assert_eq!(text(|o| write_ask(o, game, last, throws, scores)), expected);
+        }
+    }
+
+    #[test]
     fn numbers_are_plain_decimal() {
-        for n in [0u64, 7, 10, 99, 1000, u64::MAX, (1 << 63) - 1] {
+        for n in [0u64, 7, 9, 10, 42, 99, 100, 1000, u64::MAX, (1 << 63) - 1] {
             assert_eq!(text(|o| write_u64(o, n)), n.to_string());
         }
     }
