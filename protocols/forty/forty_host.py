@@ -259,19 +259,23 @@ THROW, STOP, FAILED = b" 1", b" 0", b" e"
 # than int() on bytes, and decisions must cost microseconds.
 SMALL_NUMBERS = {str(n).encode(): n for n in range(4096)}
 
-# Throws fields already parsed (b"4,5,3" -> (4, 5, 3)). A bot's turns keep
-# repeating the same short sequences (a few thousand, up to tens of
-# thousands for bots that throw long); the first ones seen are kept, up to
-# this many, so memory stays flat.
-THROWS_CACHED = 1 << 14
+# Throws fields already parsed (b"4,5,3" -> [4, 5, 3]), for turns of up to
+# four dice: most decisions, and at most 780 sequences, so the cache fills
+# within the first few thousand games and memory stays flat. Longer fields
+# are parsed every time.
+THROWS_CACHED_BYTES = 7
+THROWS_CACHED = 1024
 
 
 def numbers(field, lookup=SMALL_NUMBERS.__getitem__):
-    """The comma-separated decimals of an ask field, as a tuple."""
+    """The comma-separated decimals of an ask field, as a list (the bot gets
+    a copy). Not a tuple: with tuples of every turn length the host's
+    memory kept creeping up over 10^5 games (CPython keeps freed tuples of
+    each length for reuse); with lists it stays flat."""
     try:
-        return tuple(map(lookup, field.split(b",")))
+        return list(map(lookup, field.split(b",")))
     except KeyError:
-        return tuple(int(x) for x in field.split(b","))
+        return [int(x) for x in field.split(b",")]
 
 
 class Games:
@@ -325,7 +329,7 @@ class Games:
                 dice = cached(throws)
                 if dice is None:
                     dice = numbers(throws)
-                    if len(cache) < THROWS_CACHED:
+                    if len(throws) <= THROWS_CACHED_BYTES and len(cache) < THROWS_CACHED:
                         cache[throws] = dice
                 if len(dice) == 1:
                     # A turn's first decision: a fresh generator.
