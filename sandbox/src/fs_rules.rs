@@ -5,12 +5,6 @@
 //! from `/` down to each denied path, every sibling along the way is granted
 //! read and execute, the path itself is not. Then the bot's own folder (and
 //! any extra paths) are granted explicitly, even inside a denied tree.
-//!
-//! One exception: inside a shared temporary directory (world-writable and
-//! sticky, such as `/tmp`) no sibling is granted. Its entries are other
-//! programs' temporary files, not something a bot needs to run (a bot's
-//! `TMPDIR` is its own folder), and a crowded `/tmp` would otherwise cost
-//! one Landlock rule per entry on every process start.
 
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
@@ -54,24 +48,6 @@ pub fn complement(denied: &[PathBuf], list: &dyn Fn(&Path) -> Vec<PathBuf>) -> V
         }
     }
     grants
-}
-
-/// The entries of a real directory that the complement may grant: all of
-/// them, except in a shared temporary directory (none).
-pub fn grantable_entries(dir: &Path) -> Vec<PathBuf> {
-    if is_shared_temp(dir) {
-        return Vec::new();
-    }
-    list_dir(dir)
-}
-
-/// World-writable with the sticky bit: `/tmp`, `/var/tmp`, `/dev/shm`.
-pub fn is_shared_temp(dir: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(dir).is_ok_and(|m| {
-        let mode = m.permissions().mode();
-        m.is_dir() && mode & 0o1000 != 0 && mode & 0o002 != 0
-    })
 }
 
 /// Lists a real directory.
@@ -124,29 +100,6 @@ mod tests {
         .map(PathBuf::from)
         .collect();
         assert_eq!(g, expect);
-    }
-
-    #[test]
-    fn a_shared_temporary_directory_is_walked_but_none_of_its_entries_granted() {
-        let dir = tempfile::tempdir().unwrap();
-        let shared = dir.path().join("tmp");
-        let mine = shared.join("tournament");
-        let other = shared.join("someone-elses-file");
-        std::fs::create_dir_all(&mine).unwrap();
-        std::fs::write(&other, "x").unwrap();
-        let plain = complement(std::slice::from_ref(&mine), &grantable_entries);
-        assert!(
-            plain.contains(&other),
-            "an ordinary directory's siblings are granted"
-        );
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
-        assert!(is_shared_temp(&shared));
-        let g = complement(std::slice::from_ref(&mine), &grantable_entries);
-        assert!(!g.contains(&other), "{g:?}");
-        assert!(!g.iter().any(|p| p.starts_with(&shared)), "{g:?}");
-        // The rest of the walk is unchanged.
-        assert!(g.contains(&PathBuf::from("/usr")));
     }
 
     #[test]

@@ -219,7 +219,7 @@ fn landlock_ruleset(setup: &Setup<'_>) -> Result<OwnedFd, RulesetError> {
             Err(_) => Ok(ruleset),
         }
     };
-    for path in fs_rules::complement(setup.denied, &fs_rules::grantable_entries) {
+    for path in fs_rules::complement(setup.denied, &fs_rules::list_dir) {
         ruleset = grant(ruleset, &path, read)?;
     }
     for path in setup.readable {
