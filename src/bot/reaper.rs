@@ -26,7 +26,7 @@ pub fn enable() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Spawns `cmd` and registers its pid, under the lock that [`sweep`] holds
+/// Spawns `cmd` and registers its pid, under the lock that [`sweep_pids`] holds
 /// exclusively, so a sweep never mistakes a bot that is just starting for an
 /// escapee.
 pub fn spawn(cmd: &Command) -> std::io::Result<Child> {
@@ -61,12 +61,7 @@ fn children() -> Vec<u32> {
 }
 
 /// Kills and reaps every child of the referee that is not a registered bot.
-/// Returns how many were killed. Does nothing unless [`enable`] succeeded.
-pub fn sweep() -> usize {
-    sweep_pids().len()
-}
-
-/// [`sweep`], returning the pids killed and reaped.
+/// Returns the pids killed. Does nothing unless [`enable`] succeeded.
 pub fn sweep_pids() -> Vec<u32> {
     use nix::sys::signal::{kill, killpg, Signal};
     use nix::sys::wait::{waitpid, WaitPidFlag};
