@@ -2,6 +2,7 @@
 //! produce. Nothing here knows a challenge's rules or wire format; every bot
 //! behaviour (timeout, crash, flood, silence) comes back as a value.
 
+pub mod cpu_lanes;
 pub mod log;
 pub mod one_shot;
 pub mod persistent;

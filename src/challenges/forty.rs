@@ -4,8 +4,9 @@
 //! [`Engine`] is one event loop over every bot process. It keeps the games
 //! in flight, queues each process's lines, writes a process's whole queue in
 //! one non-blocking write when the process is idle and one of the `--jobs`
-//! slots is free (slots go to the process with the oldest pending ask),
-//! pairs replies through a [`Pipeline`] per process, arms one timer for the
+//! slots is free (slots go to the process with the oldest pending ask, and
+//! each slot is a CPU the process is pinned to: see [`CpuLanes`]), pairs
+//! replies through a [`Pipeline`] per process, arms one timer for the
 //! earliest deadline, and turns everything a process does into decisions:
 //! a timeout, an error, a malformed reply, a crash (the process is killed,
 //! restarted with a new seed, or disqualified at `max-crashes`). Nothing a
@@ -20,6 +21,7 @@
 //! seats, optional fixed dice and a transcript observer.
 
 use super::RunContext;
+use crate::bot::cpu_lanes::{self, CpuLanes};
 use crate::bot::persistent::lines;
 use crate::bot::{Batch, BotLog, BotProgram, Incoming, LineProcess};
 use crate::cli::PlayArgs;
@@ -117,8 +119,11 @@ struct Proc {
     queued: Vec<(usize, u64, Duration)>,
     /// Sequence number of the oldest ask in `queue`.
     oldest: Option<u64>,
-    /// Holds one of the `--jobs` slots (asks outstanding).
-    active: bool,
+    /// The `--jobs` slot (a [`CpuLanes`] lane) it holds while it has asks
+    /// outstanding.
+    lane: Option<usize>,
+    /// The CPU its process was last pinned to.
+    pinned: Option<usize>,
     /// The name from `ok NAME`.
     handshake_name: Option<String>,
 }
@@ -181,7 +186,8 @@ pub struct Engine<O: Observer> {
     reaped_tx: mpsc::UnboundedSender<(usize, Duration)>,
     reaped_rx: mpsc::UnboundedReceiver<(usize, Duration)>,
     reapers: usize,
-    active: usize,
+    /// The `--jobs` slots, each on its own CPU.
+    lanes: CpuLanes,
     seq: u64,
     /// What the lines of one batch meant, kept between its two passes
     /// (reused, so a batch allocates nothing here).
@@ -251,7 +257,8 @@ impl<O: Observer> Engine<O> {
                 queue: Vec::with_capacity(4096),
                 queued: Vec::new(),
                 oldest: None,
-                active: false,
+                lane: None,
+                pinned: None,
                 handshake_name: None,
             })
             .collect();
@@ -265,7 +272,7 @@ impl<O: Observer> Engine<O> {
             reaped_tx,
             reaped_rx,
             reapers: 0,
-            active: 0,
+            lanes: CpuLanes::new(limits.jobs),
             seq: 0,
             paired: Vec::new(),
             limits: EngineLimits {
@@ -337,6 +344,7 @@ impl<O: Observer> Engine<O> {
                     wire::write_hello(&mut hello, seed);
                     process.send(hello);
                     p.process = Some(process);
+                    p.pinned = None;
                     p.state = State::Starting(now + self.limits.startup);
                     p.handshake_name = None;
                     return;
@@ -516,12 +524,14 @@ impl<O: Observer> Engine<O> {
     /// Writes queued lines to idle processes while slots are free, oldest
     /// pending ask first.
     fn dispatch(&mut self) {
-        while self.active < self.limits.jobs {
+        while self.lanes.taken() < self.lanes.len() {
             let next = self
                 .procs
                 .iter()
                 .enumerate()
-                .filter(|(_, p)| p.state == State::Ready && !p.active && p.pipeline.is_idle())
+                .filter(|(_, p)| {
+                    p.state == State::Ready && p.lane.is_none() && p.pipeline.is_idle()
+                })
                 .filter_map(|(i, p)| p.oldest.map(|seq| (seq, i)))
                 .min();
             let Some((_, bot)) = next else {
@@ -530,25 +540,34 @@ impl<O: Observer> Engine<O> {
             let now = Instant::now();
             let p = &mut self.procs[bot];
             let batch = std::mem::replace(&mut p.queue, Vec::with_capacity(4096));
-            if let Some(process) = &p.process {
-                process.send(batch);
-            }
             for (slot, id, budget) in p.queued.drain(..) {
                 p.pipeline.push(slot, id, now, budget);
             }
             p.oldest = None;
             if !p.pipeline.is_idle() {
-                p.active = true;
-                self.active += 1;
+                p.lane = self.lanes.acquire();
+                // Pinned before the write wakes it, so that it wakes where
+                // the slot is (see `cpu_lanes`).
+                let cpu = p.lane.and_then(|lane| self.lanes.cpu(lane));
+                if let (Some(cpu), Some(process)) = (cpu, &p.process) {
+                    if p.pinned != Some(cpu) {
+                        cpu_lanes::pin(process.pid(), cpu);
+                        p.pinned = Some(cpu);
+                    }
+                }
+            }
+            if let Some(process) = &p.process {
+                process.send(batch);
             }
         }
     }
 
     fn release_if_idle(&mut self, bot: usize) {
         let p = &mut self.procs[bot];
-        if p.active && p.pipeline.is_idle() {
-            p.active = false;
-            self.active -= 1;
+        if p.pipeline.is_idle() {
+            if let Some(lane) = p.lane.take() {
+                self.lanes.release(lane);
+            }
         }
     }
 
@@ -556,9 +575,8 @@ impl<O: Observer> Engine<O> {
     /// crash, its queued asks are lost, and it restarts or is gone.
     fn crash(&mut self, bot: usize, reason: &str, now: Instant) {
         let p = &mut self.procs[bot];
-        if p.active {
-            p.active = false;
-            self.active -= 1;
+        if let Some(lane) = p.lane.take() {
+            self.lanes.release(lane);
         }
         let failed = p.pipeline.fail(now);
         let queued = std::mem::take(&mut p.queued);
@@ -803,9 +821,10 @@ impl<O: Observer> Engine<O> {
                 });
             }
             p.state = State::Gone;
-            p.active = false;
+            if let Some(lane) = p.lane.take() {
+                self.lanes.release(lane);
+            }
         }
-        self.active = 0;
         while let Some(joined) = exits.join_next().await {
             if let Ok((bot, cpu)) = joined {
                 self.add_cpu(bot, cpu);

@@ -1,7 +1,7 @@
 # A forty bot that records when it is busy: for every batch it reads, the
 # monotonic time (ns) right after the read and right before its replies are
-# written, one "START END" line per batch in $HOME/spans.txt (written at end
-# of input). It stops at once on every decision, after spinning for MS
+# written, and the CPUs it may run on then, one "START END CPU,CPU..." line
+# per batch in $HOME/spans.txt (written at end of input). It stops at once on every decision, after spinning for MS
 # milliseconds per batch so that batches take a while.
 #
 # Usage: python3 forty_spans.py MS
@@ -31,7 +31,8 @@ while True:
         while clock() - start < spin:
             pass
         end = clock()
-        spans.append(b"%d %d\n" % (start, end))
+        cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0))).encode()
+        spans.append(b"%d %d %s\n" % (start, end, cpus))
         os.write(1, b"\n".join(replies) + b"\n")
 with open(os.path.join(os.environ["HOME"], "spans.txt"), "wb") as f:
     f.write(b"".join(spans))

@@ -689,25 +689,42 @@ fn results_do_not_depend_on_jobs_or_concurrency() {
     );
 }
 
+/// A batch as `tests/bots/forty_spans.py` recorded it: start and end
+/// (monotonic ns) and the CPUs the process was allowed.
+struct Span {
+    start: u64,
+    end: u64,
+    cpus: Vec<usize>,
+}
+
+/// The batches bot `S{b}` of `tournament_dir` served.
+fn spans(tournament_dir: &Path, b: usize) -> Vec<Span> {
+    let text = std::fs::read_to_string(tournament_dir.join(format!("S{b}/spans.txt"))).unwrap();
+    let spans: Vec<Span> = text
+        .lines()
+        .map(|l| {
+            let fields: Vec<&str> = l.split(' ').collect();
+            Span {
+                start: fields[0].parse().unwrap(),
+                end: fields[1].parse().unwrap(),
+                cpus: fields[2].split(',').map(|c| c.parse().unwrap()).collect(),
+            }
+        })
+        .collect();
+    assert!(
+        spans.len() > 10,
+        "bot S{b} served only {} batches",
+        spans.len()
+    );
+    spans
+}
+
 /// The most processes busy at one instant, from the spans each bot of
-/// `tournament_dir` recorded (see `tests/bots/forty_spans.py`).
+/// `tournament_dir` recorded.
 fn most_busy_at_once(tournament_dir: &Path, bots: usize) -> usize {
     let mut edges: Vec<(u64, i32)> = Vec::new();
     for b in 0..bots {
-        let text = std::fs::read_to_string(tournament_dir.join(format!("S{b}/spans.txt"))).unwrap();
-        let spans: Vec<(u64, u64)> = text
-            .lines()
-            .map(|l| {
-                let (a, z) = l.split_once(' ').unwrap();
-                (a.parse().unwrap(), z.parse().unwrap())
-            })
-            .collect();
-        assert!(
-            spans.len() > 10,
-            "bot S{b} served only {} batches",
-            spans.len()
-        );
-        for (start, end) in spans {
+        for Span { start, end, .. } in spans(tournament_dir, b) {
             edges.push((start, 1));
             edges.push((end, -1));
         }
@@ -740,6 +757,45 @@ fn no_more_processes_than_jobs_are_served_at_once() {
         assert_eq!(code, Some(0), "{err}");
         assert_eq!(most_busy_at_once(dir.path(), bots), jobs, "--jobs {jobs}");
     }
+}
+
+#[test]
+fn each_slot_runs_its_process_on_its_own_cpu() {
+    // Pinning needs two CPUs to choose from; with one there is nothing to
+    // check (and nothing is pinned).
+    let allowed = std::thread::available_parallelism().map_or(1, usize::from);
+    if allowed < 2 {
+        eprintln!("skipped: one CPU");
+        return;
+    }
+    let bots = 5;
+    let mut ins = String::from("challenge: forty\nseed: 3\ngames: 300\nbots-per-game: 4\n");
+    for b in 0..bots {
+        ins.push_str(&format!(
+            "S{b} {} {} 1\n",
+            q(Path::new(python())),
+            q(&bot("forty_spans.py"))
+        ));
+    }
+    let dir = tournament(&ins);
+    let (code, _, err) = run_tournament(dir.path(), &["--quiet", "--jobs", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    let all: Vec<Span> = (0..bots).flat_map(|b| spans(dir.path(), b)).collect();
+    // Every batch ran pinned to one CPU...
+    for span in &all {
+        assert_eq!(span.cpus.len(), 1, "a batch ran on CPUs {:?}", span.cpus);
+    }
+    // ...and two processes served at once were never on the same one.
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            if a.start < b.end && b.start < a.end {
+                assert_ne!(a.cpus, b.cpus, "two slots shared a CPU");
+            }
+        }
+    }
+    // Both CPUs were used.
+    let used: std::collections::HashSet<usize> = all.iter().map(|s| s.cpus[0]).collect();
+    assert_eq!(used.len(), 2, "CPUs used: {used:?}");
 }
 
 #[test]
