@@ -13,5 +13,5 @@ pub use log::BotLog;
 pub use one_shot::{
     run_once, run_once_checked, run_once_with, Leftovers, Limits, OnOverflow, Outcome,
 };
-pub use persistent::{Batch, Frame, Framing, Incoming, LineProcess};
+pub use persistent::{Batch, Frame, Framing, Incoming, LineProcess, Piece};
 pub use program::BotProgram;

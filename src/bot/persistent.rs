@@ -13,7 +13,7 @@
 use super::log::BotLog;
 use super::one_shot::kill_group;
 use super::program::BotProgram;
-use game_core::LineReply;
+use game_core::{LineRef, LineReply};
 use referee_sandbox::spawn::Stdin;
 use referee_sandbox::sys::{self, PidFd, Reaped};
 use std::collections::VecDeque;
@@ -87,13 +87,62 @@ pub enum Incoming {
     Closed,
 }
 
-/// What one read of a process's stdout completed, for a shared sink.
+/// One piece of a [`Batch`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Piece {
+    /// A message: `bytes[start..end]` of its batch.
+    Message { start: usize, end: usize },
+    /// A message over the framing's cap (skipped).
+    TooLong,
+    /// stdout closed: the process exited or closed it. Nothing more will come.
+    Closed,
+}
+
+/// What one read of a process's stdout completed, for a shared sink: the
+/// messages' bytes in one buffer, so that a busy process costs two
+/// allocations per read rather than one per message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Batch {
     /// The tag the process was spawned with.
     pub tag: u64,
-    /// In order; `Incoming::Closed` comes last and only once.
-    pub messages: Vec<Incoming>,
+    /// When the read returned (for `Closed`, when the end was seen).
+    pub at: Instant,
+    /// The messages, back to back.
+    pub bytes: Vec<u8>,
+    /// In order; [`Piece::Closed`] comes last and only once.
+    pub pieces: Vec<Piece>,
+}
+
+impl Batch {
+    /// Only the end of output, seen now.
+    fn closed() -> Batch {
+        Batch {
+            tag: 0,
+            at: Instant::now(),
+            bytes: Vec::new(),
+            pieces: vec![Piece::Closed],
+        }
+    }
+
+    /// What `piece` says, borrowed from the batch.
+    pub fn reply(&self, piece: Piece) -> LineRef<'_> {
+        match piece {
+            Piece::Message { start, end } => {
+                LineRef::Message(self.bytes.get(start..end).unwrap_or_default())
+            }
+            Piece::TooLong => LineRef::TooLong,
+            Piece::Closed => LineRef::Closed,
+        }
+    }
+
+    /// The pieces as owned messages (for callers off the hot path).
+    pub fn incoming(&self) -> impl Iterator<Item = Incoming> + '_ {
+        self.pieces.iter().map(|&piece| match self.reply(piece) {
+            LineRef::Message(m) => Incoming::Message(m.to_vec(), self.at),
+            LineRef::TooLong | LineRef::TimedOut => Incoming::TooLong(self.at),
+            LineRef::Closed => Incoming::Closed,
+        })
+    }
 }
 
 /// Where a reader delivers messages.
@@ -103,14 +152,15 @@ enum Sink {
 }
 
 impl Sink {
-    /// Delivers one read's messages; false once nobody listens.
-    async fn deliver(&self, messages: &mut Vec<Incoming>) -> bool {
-        if messages.is_empty() {
+    /// Delivers one read's messages (`batch.tag` is filled in here); false
+    /// once nobody listens.
+    async fn deliver(&self, mut batch: Batch) -> bool {
+        if batch.pieces.is_empty() {
             return true;
         }
         match self {
             Sink::Own(tx) => {
-                for m in messages.drain(..) {
+                for m in batch.incoming() {
                     if tx.send(m).await.is_err() {
                         return false;
                     }
@@ -118,10 +168,7 @@ impl Sink {
                 true
             }
             Sink::Shared { tag, sink } => {
-                let batch = Batch {
-                    tag: *tag,
-                    messages: std::mem::take(messages),
-                };
+                batch.tag = *tag;
                 sink.send(batch).await.is_ok()
             }
         }
@@ -130,7 +177,7 @@ impl Sink {
     /// Reports `Closed` at once (a process spawned without stdout).
     fn close_now(self) {
         tokio::spawn(async move {
-            let _ = self.deliver(&mut vec![Incoming::Closed]).await;
+            let _ = self.deliver(Batch::closed()).await;
         });
     }
 }
@@ -485,7 +532,6 @@ async fn pump(stdin: Arc<pipe::Sender>, backlog: Arc<Backlog>) {
 async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, sink: Sink) {
     let mut buf: Vec<u8> = Vec::with_capacity(8192);
     let mut chunk = vec![0u8; 64 * 1024];
-    let mut out: Vec<Incoming> = Vec::new();
     // Set while skipping the rest of an overlong message.
     let mut resync: Option<u8> = None;
     loop {
@@ -493,7 +539,12 @@ async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, sink: Sink)
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        let at = Instant::now();
+        let mut out = Batch {
+            tag: 0,
+            at: Instant::now(),
+            bytes: Vec::new(),
+            pieces: Vec::new(),
+        };
         let mut fresh = &chunk[..n];
         if let Some(byte) = resync {
             match fresh.iter().position(|&b| b == byte) {
@@ -514,10 +565,17 @@ async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, sink: Sink)
                     end,
                     consumed,
                 } => {
-                    out.push(Incoming::Message(
-                        buf[used + start..used + end].to_vec(),
-                        at,
-                    ));
+                    let message = buf.get(used + start..used + end).unwrap_or_default();
+                    if out.bytes.is_empty() {
+                        // Sized once for everything this read completed.
+                        out.bytes.reserve(buf.len() - used);
+                    }
+                    let at = out.bytes.len();
+                    out.bytes.extend_from_slice(message);
+                    out.pieces.push(Piece::Message {
+                        start: at,
+                        end: out.bytes.len(),
+                    });
                     used += consumed.max(1);
                 }
                 Frame::Overflow {
@@ -535,17 +593,16 @@ async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, sink: Sink)
                             }
                         }
                     }
-                    out.push(Incoming::TooLong(at));
+                    out.pieces.push(Piece::TooLong);
                 }
             }
         }
         buf.drain(..used.min(buf.len()));
-        if !sink.deliver(&mut out).await {
+        if !sink.deliver(out).await {
             return;
         }
     }
-    out.push(Incoming::Closed);
-    let _ = sink.deliver(&mut out).await;
+    let _ = sink.deliver(Batch::closed()).await;
 }
 
 async fn drain_stderr(mut stderr: pipe::Receiver, log: BotLog, label: String) {

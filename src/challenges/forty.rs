@@ -23,13 +23,13 @@
 use super::RunContext;
 use crate::bot::cpu_lanes::{self, CpuLanes};
 use crate::bot::persistent::lines;
-use crate::bot::{Batch, BotLog, BotProgram, Incoming, LineProcess};
+use crate::bot::{Batch, BotLog, BotProgram, LineProcess, Piece};
 use crate::cli::PlayArgs;
 use crate::error::{Error, Result};
 use crate::results::{GameRow, Store, TournamentRow, Writer};
 use crate::standings::{Format, Leaderboard, Row};
 use crate::tournament::{RunReport, TournamentSpec};
-use game_core::LineReply;
+use game_core::LineRef;
 use game_forty::pipeline::KillReason;
 use game_forty::report::{self, Preamble, ReportInput};
 use game_forty::stats::FAILURE_EVENTS_KEPT;
@@ -191,7 +191,7 @@ pub struct Engine<O: Observer> {
     seq: u64,
     /// What the lines of one batch meant, kept between its two passes
     /// (reused, so a batch allocates nothing here).
-    paired: Vec<(PipelineEvent<usize>, LineReply, Instant)>,
+    paired: Vec<(PipelineEvent<usize>, Piece, Instant)>,
     limits: EngineLimits,
     pub observer: O,
     /// Games that ended since the caller last looked.
@@ -630,19 +630,19 @@ impl<O: Observer> Engine<O> {
         // side, and a slot waiting for the referee is a core doing nothing.
         let mut paired = std::mem::take(&mut self.paired);
         let mut killed = false;
-        for message in batch.messages {
+        for &piece in &batch.pieces {
             let p = &mut self.procs[bot];
             if p.incarnation != incarnation || p.state == State::Gone {
                 // A killed process's last words.
                 break;
             }
-            let (reply, at) = match message {
-                Incoming::Message(bytes, at) => (LineReply::Message(bytes), at),
-                Incoming::TooLong(at) => (LineReply::TooLong, at),
-                Incoming::Closed => (LineReply::Closed, Instant::now()),
+            let reply = batch.reply(piece);
+            let at = match piece {
+                Piece::Closed => Instant::now(),
+                _ => batch.at,
             };
             if let State::Starting(_) = p.state {
-                match wire::judge_handshake(&reply) {
+                match wire::judge_handshake(&reply.to_owned_reply()) {
                     Ok(name) => {
                         p.state = State::Ready;
                         p.handshake_name = name;
@@ -654,9 +654,9 @@ impl<O: Observer> Engine<O> {
                 }
                 continue;
             }
-            if let Some(event) = p.pipeline.on_line(&reply, at) {
+            if let Some(event) = p.pipeline.on_line(reply, at) {
                 killed = matches!(event, PipelineEvent::Kill(_));
-                paired.push((event, reply, at));
+                paired.push((event, piece, at));
                 if killed {
                     // Everything after this line is the last words of a
                     // process about to be killed.
@@ -668,17 +668,16 @@ impl<O: Observer> Engine<O> {
             self.release_if_idle(bot);
             self.dispatch();
         }
-        for (event, reply, at) in paired.drain(..) {
+        for (event, piece, at) in paired.drain(..) {
+            let reply = batch.reply(piece);
             match event {
                 PipelineEvent::Decided {
                     token,
                     game,
                     decision,
                     charged,
-                } => self.decide(bot, token, game, decision, charged, || match &reply {
-                    LineReply::Message(line)
-                        if decision == Decision::Failed(Failure::Malformed) =>
-                    {
+                } => self.decide(bot, token, game, decision, charged, || match reply {
+                    LineRef::Message(line) if decision == Decision::Failed(Failure::Malformed) => {
                         quoted(line)
                     }
                     _ => "the bot reported an error (`G e`)".to_string(),
@@ -690,8 +689,8 @@ impl<O: Observer> Engine<O> {
                         .saturating_add(u64::try_from(charged.as_nanos()).unwrap_or(u64::MAX));
                 }
                 PipelineEvent::Kill(reason) => {
-                    let text = match (&reason, &reply) {
-                        (KillReason::OutOfStep(_), LineReply::Message(line)) => {
+                    let text = match (&reason, reply) {
+                        (KillReason::OutOfStep(_), LineRef::Message(line)) => {
                             format!("{}: {}", reason.describe(), quoted(line))
                         }
                         _ => reason.describe().to_string(),

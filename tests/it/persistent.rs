@@ -244,8 +244,8 @@ async fn processes_on_a_shared_sink_deliver_tagged_batches_in_order() {
             .await
             .expect("both processes finish")
             .expect("the sink stays open");
-        assert!(!batch.messages.is_empty(), "no empty batches");
-        seen.entry(batch.tag).or_default().extend(batch.messages);
+        assert!(!batch.pieces.is_empty(), "no empty batches");
+        seen.entry(batch.tag).or_default().extend(batch.incoming());
     }
     let text = |m: &Incoming| match m {
         Incoming::Message(bytes, _) => String::from_utf8_lossy(bytes).into_owned(),

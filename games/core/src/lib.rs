@@ -10,5 +10,5 @@
 pub mod reply;
 pub mod seed;
 
-pub use reply::{Ending, Fault, FaultCounts, LineReply, Reply};
+pub use reply::{Ending, Fault, FaultCounts, LineRef, LineReply, Reply};
 pub use seed::{game_seed, rng, GameRng};

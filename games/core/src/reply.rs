@@ -132,3 +132,48 @@ pub enum LineReply {
     /// A message longer than the cap; the rest of it was discarded.
     TooLong,
 }
+
+/// A [`LineReply`] whose message is borrowed: what a transport hands on
+/// when it keeps the bytes of a whole read in one buffer (no allocation per
+/// message on a hot path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineRef<'a> {
+    /// One message, without its terminating newline (and trailing `\r`).
+    Message(&'a [u8]),
+    /// No complete message before the deadline.
+    TimedOut,
+    /// The process closed stdout or died.
+    Closed,
+    /// A message longer than the cap.
+    TooLong,
+}
+
+impl LineReply {
+    /// The same reply, borrowed.
+    pub fn as_line_ref(&self) -> LineRef<'_> {
+        match self {
+            LineReply::Message(m) => LineRef::Message(m),
+            LineReply::TimedOut => LineRef::TimedOut,
+            LineReply::Closed => LineRef::Closed,
+            LineReply::TooLong => LineRef::TooLong,
+        }
+    }
+}
+
+impl<'a> From<&'a LineReply> for LineRef<'a> {
+    fn from(reply: &'a LineReply) -> LineRef<'a> {
+        reply.as_line_ref()
+    }
+}
+
+impl LineRef<'_> {
+    /// An owned copy.
+    pub fn to_owned_reply(self) -> LineReply {
+        match self {
+            LineRef::Message(m) => LineReply::Message(m.to_vec()),
+            LineRef::TimedOut => LineReply::TimedOut,
+            LineRef::Closed => LineReply::Closed,
+            LineRef::TooLong => LineReply::TooLong,
+        }
+    }
+}

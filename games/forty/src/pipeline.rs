@@ -20,7 +20,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use game_core::LineReply;
+use game_core::LineRef;
 
 use crate::decision::{Decision, Failure};
 use crate::wire::{self, OutOfStep};
@@ -176,21 +176,25 @@ impl<T> Pipeline<T> {
     }
 
     /// One line read from the process at `now` (a message, or a line over
-    /// the cap). `LineReply::Closed` reports a dead process, and
-    /// `LineReply::TimedOut` is treated as a timer.
-    pub fn on_line(&mut self, reply: &LineReply, now: Instant) -> Option<PipelineEvent<T>>
+    /// the cap), owned or borrowed. `Closed` reports a dead process, and
+    /// `TimedOut` is treated as a timer.
+    pub fn on_line<'a>(
+        &mut self,
+        reply: impl Into<LineRef<'a>>,
+        now: Instant,
+    ) -> Option<PipelineEvent<T>>
     where
         T: Clone,
     {
-        let line = match reply {
-            LineReply::Message(line) => line,
-            LineReply::TooLong => {
+        let line = match reply.into() {
+            LineRef::Message(line) => line,
+            LineRef::TooLong => {
                 return Some(PipelineEvent::Kill(KillReason::OutOfStep(
                     OutOfStep::LineTooLong,
                 )))
             }
-            LineReply::Closed => return Some(PipelineEvent::Kill(KillReason::Closed)),
-            LineReply::TimedOut => return self.on_timer(now),
+            LineRef::Closed => return Some(PipelineEvent::Kill(KillReason::Closed)),
+            LineRef::TimedOut => return self.on_timer(now),
         };
         let Some(front) = self.queue.front() else {
             return Some(PipelineEvent::Kill(KillReason::OutOfStep(
@@ -244,6 +248,7 @@ impl<T> Pipeline<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use game_core::LineReply;
 
     const MS: Duration = Duration::from_millis(1);
 
