@@ -5,7 +5,9 @@
 //! in flight, queues each process's lines, writes a process's whole queue in
 //! one non-blocking write when the process is idle and one of the `--jobs`
 //! slots is free (slots go to the process with the oldest pending ask, and
-//! each slot is a CPU the process is pinned to: see [`CpuLanes`]), pairs
+//! each slot is a CPU the process is pinned to: see [`CpuLanes`]; a process
+//! whose replies leave it many new asks keeps its slot for a few batches,
+//! see [`STREAK_MAX_BATCHES`]), pairs
 //! replies through a [`Pipeline`] per process, arms one timer for the
 //! earliest deadline, and turns everything a process does into decisions:
 //! a timeout, an error, a malformed reply, a crash (the process is killed,
@@ -124,6 +126,8 @@ struct Proc {
     lane: Option<usize>,
     /// The CPU its process was last pinned to.
     pinned: Option<usize>,
+    /// Batches written in a row on its current lane.
+    streak: u32,
     /// The name from `ok NAME`.
     handshake_name: Option<String>,
 }
@@ -214,6 +218,18 @@ enum Wake {
     Timer,
 }
 
+/// A process whose replies leave it at least this many new asks (turns
+/// going on) gets them at once on the lane it holds...
+const STREAK_MIN_ASKS: usize = 16;
+/// ...for at most this many batches in a row; then the lane goes to the
+/// oldest pending ask. Each ask after a turn's first touches a game the
+/// process has just touched, so the follow-up batch finds its objects in
+/// the CPU's caches: a Python host then spends about half as long per
+/// decision as it does on games last seen a whole round of processes ago.
+/// 30 000 games of 20 Python bots: CPU time -15 to -25 %, wall -15 %
+/// (BENCHMARKS.md). Speed only: results never depend on the order.
+const STREAK_MAX_BATCHES: u32 = 16;
+
 fn tag(bot: usize, incarnation: u32) -> u64 {
     ((bot as u64) << 32) | u64::from(incarnation)
 }
@@ -259,6 +275,7 @@ impl<O: Observer> Engine<O> {
                 oldest: None,
                 lane: None,
                 pinned: None,
+                streak: 0,
                 handshake_name: None,
             })
             .collect();
@@ -537,28 +554,62 @@ impl<O: Observer> Engine<O> {
             let Some((_, bot)) = next else {
                 return;
             };
-            let now = Instant::now();
-            let p = &mut self.procs[bot];
-            let batch = std::mem::replace(&mut p.queue, Vec::with_capacity(4096));
-            for (slot, id, budget) in p.queued.drain(..) {
-                p.pipeline.push(slot, id, now, budget);
-            }
-            p.oldest = None;
-            if !p.pipeline.is_idle() {
-                p.lane = self.lanes.acquire();
-                // Pinned before the write wakes it, so that it wakes where
-                // the slot is (see `cpu_lanes`).
-                let cpu = p.lane.and_then(|lane| self.lanes.cpu(lane));
-                if let (Some(cpu), Some(process)) = (cpu, &p.process) {
-                    if p.pinned != Some(cpu) {
-                        cpu_lanes::pin(process.pid(), cpu);
-                        p.pinned = Some(cpu);
-                    }
+            self.send_queue(bot);
+        }
+    }
+
+    /// Writes everything queued for `bot` (idle, ready) in one write; its
+    /// asks take a lane unless it already holds one.
+    fn send_queue(&mut self, bot: usize) {
+        let now = Instant::now();
+        let p = &mut self.procs[bot];
+        let batch = std::mem::replace(&mut p.queue, Vec::with_capacity(4096));
+        for (slot, id, budget) in p.queued.drain(..) {
+            p.pipeline.push(slot, id, now, budget);
+        }
+        p.oldest = None;
+        if !p.pipeline.is_idle() && p.lane.is_none() {
+            p.lane = self.lanes.acquire();
+            p.streak = 0;
+            // Pinned before the write wakes it, so that it wakes where
+            // the slot is (see `cpu_lanes`).
+            let cpu = p.lane.and_then(|lane| self.lanes.cpu(lane));
+            if let (Some(cpu), Some(process)) = (cpu, &p.process) {
+                if p.pinned != Some(cpu) {
+                    cpu_lanes::pin(process.pid(), cpu);
+                    p.pinned = Some(cpu);
                 }
             }
-            if let Some(process) = &p.process {
-                process.send(batch);
-            }
+        }
+        if let Some(process) = &p.process {
+            process.send(batch);
+        }
+    }
+
+    /// Whether `bot`, just idle with its lane, keeps the lane for the asks
+    /// its replies lead to (see [`Engine::continue_or_release`]).
+    fn may_continue(&self, bot: usize) -> bool {
+        let p = &self.procs[bot];
+        p.lane.is_some() && p.pipeline.is_idle() && p.streak < STREAK_MAX_BATCHES
+    }
+
+    /// After `bot`'s replies were played on: if they left enough asks for
+    /// it (turns going on), they go out at once on the same lane, while its
+    /// games are still in its CPU's caches; otherwise the lane is free.
+    fn continue_or_release(&mut self, bot: usize) {
+        let p = &mut self.procs[bot];
+        if p.lane.is_none() || !p.pipeline.is_idle() {
+            return;
+        }
+        if p.state == State::Ready
+            && p.queued.len() >= STREAK_MIN_ASKS
+            && p.streak < STREAK_MAX_BATCHES
+        {
+            p.streak += 1;
+            self.send_queue(bot);
+        } else {
+            self.release_if_idle(bot);
+            self.dispatch();
         }
     }
 
@@ -664,7 +715,8 @@ impl<O: Observer> Engine<O> {
                 }
             }
         }
-        if !killed {
+        let keep = !killed && self.may_continue(bot);
+        if !killed && !keep {
             self.release_if_idle(bot);
             self.dispatch();
         }
@@ -700,7 +752,11 @@ impl<O: Observer> Engine<O> {
             }
         }
         self.paired = paired;
-        self.release_if_idle(bot);
+        if keep {
+            self.continue_or_release(bot);
+        } else {
+            self.release_if_idle(bot);
+        }
     }
 
     fn on_timers(&mut self, now: Instant) {

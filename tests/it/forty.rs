@@ -690,11 +690,12 @@ fn results_do_not_depend_on_jobs_or_concurrency() {
 }
 
 /// A batch as `tests/bots/forty_spans.py` recorded it: start and end
-/// (monotonic ns) and the CPUs the process was allowed.
+/// (monotonic ns), the CPUs the process was allowed, and its asks.
 struct Span {
     start: u64,
     end: u64,
     cpus: Vec<usize>,
+    asks: usize,
 }
 
 /// The batches bot `S{b}` of `tournament_dir` served.
@@ -708,6 +709,7 @@ fn spans(tournament_dir: &Path, b: usize) -> Vec<Span> {
                 start: fields[0].parse().unwrap(),
                 end: fields[1].parse().unwrap(),
                 cpus: fields[2].split(',').map(|c| c.parse().unwrap()).collect(),
+                asks: fields[3].parse().unwrap(),
             }
         })
         .collect();
@@ -796,6 +798,63 @@ fn each_slot_runs_its_process_on_its_own_cpu() {
     // Both CPUs were used.
     let used: std::collections::HashSet<usize> = all.iter().map(|s| s.cpus[0]).collect();
     assert_eq!(used.len(), 2, "CPUs used: {used:?}");
+}
+
+#[test]
+fn a_process_whose_turns_go_on_keeps_its_slot_for_a_bounded_streak() {
+    // Two bots that always throw share every game, so most of a batch's
+    // games ask the same process again. With one slot, plain oldest-first
+    // would alternate strictly between the two; the streak rule gives the
+    // slot back to the same process while its follow-ups have 16 asks or
+    // more, for up to 16 more batches. With 350 games waiting on each, a
+    // streak lasts long enough to meet that cap. (Each batch is one write
+    // into an empty pipe, so the bot reads it whole.)
+    let mut ins =
+        String::from("challenge: forty\nseed: 5\ngames: 700\nbots-per-game: 2\nconcurrency: 700\n");
+    for b in 0..2 {
+        ins.push_str(&format!(
+            "S{b} {} {} 0 throw\n",
+            q(Path::new(python())),
+            q(&bot("forty_spans.py"))
+        ));
+    }
+    let dir = tournament(&ins);
+    let (code, _, err) = run_tournament(dir.path(), &["--quiet", "--jobs", "1"]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut all: Vec<(u64, usize, usize)> = (0..2)
+        .flat_map(|b| {
+            spans(dir.path(), b)
+                .into_iter()
+                .map(move |s| (s.start, b, s.asks))
+        })
+        .collect();
+    all.sort();
+    // Runs of consecutive batches of the same process, while many games
+    // are in flight: at the end, when every game left waits on one process,
+    // oldest-first itself serves it again and again.
+    let bulk = all
+        .iter()
+        .position(|&(_, _, asks)| asks < 8)
+        .unwrap_or(all.len());
+    assert!(bulk > 100, "only {bulk} batches before the tail");
+    let mut runs: Vec<usize> = Vec::new();
+    let mut last = usize::MAX;
+    for &(_, bot, _) in &all[..bulk] {
+        if bot == last {
+            *runs.last_mut().unwrap() += 1;
+        } else {
+            runs.push(1);
+            last = bot;
+        }
+    }
+    let longest = runs.iter().copied().max().unwrap_or(0);
+    assert!(
+        longest <= 17,
+        "a process held the slot for {longest} batches"
+    );
+    assert_eq!(longest, 17, "the cap was never reached: {runs:?}");
+    let streaks = runs.iter().filter(|&&r| r >= 3).count();
+    assert!(streaks >= 3, "runs: {runs:?}");
 }
 
 #[test]
