@@ -143,7 +143,9 @@ fn main() {
         println!("wrote {out}/instructions.txt ({bots_count} bots)");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
+    // Under target/, not the shared /tmp: a bot's Landlock rules grow with
+    // the entries beside each folder along the tournament's path.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     write_tournament(dir.path(), &bots);
 
     // Wall and CPU time per run of: the engine, the referee on a fresh

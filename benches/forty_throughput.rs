@@ -266,7 +266,9 @@ fn main() {
     };
     let py = python();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let dir = tempfile::tempdir().unwrap();
+    // Under target/, not the shared /tmp: a bot's Landlock rules grow with
+    // the entries beside each folder along the tournament's path.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     println!(
         "forty B1: {} bots, {games} games, {rounds} alternating rounds, {cores} cores, {py}",
         field().len()

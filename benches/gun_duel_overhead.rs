@@ -278,7 +278,9 @@ fn main() {
     // one quick round there.
     let full = std::env::args().any(|a| a == "--bench");
     let rounds = if full { ROUNDS } else { 1 };
-    let dir = tempfile::tempdir().unwrap();
+    // Under target/, not the shared /tmp: a bot's Landlock rules grow with
+    // the entries beside each folder along the tournament's path.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let players = root().join("benches/gun_duel");
     let wall = build_player(&players, "WallPlayer", dir.path());

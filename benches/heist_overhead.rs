@@ -245,7 +245,9 @@ fn main() {
     // do one short round there.
     let full = std::env::args().any(|a| a == "--bench");
     let (games, rounds) = if full { (GAMES, ROUNDS) } else { (5, 1) };
-    let dir = tempfile::tempdir().unwrap();
+    // Under target/, not the shared /tmp: a bot's Landlock rules grow with
+    // the entries beside each folder along the tournament's path.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let (py, c) = bots(dir.path());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 

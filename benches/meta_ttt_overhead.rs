@@ -103,7 +103,9 @@ fn main() {
     } else {
         1
     };
-    let dir = tempfile::tempdir().unwrap();
+    // Under target/, not the shared /tmp: a bot's Landlock rules grow with
+    // the entries beside each folder along the tournament's path.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let bin = compile_first_legal(dir.path());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
