@@ -7,7 +7,7 @@
 //! slots is free (slots go to the process with the oldest pending ask, and
 //! each slot is a CPU the process is pinned to: see [`CpuLanes`]; a process
 //! whose replies leave it many new asks keeps its slot for a few batches,
-//! see [`STREAK_MAX_BATCHES`]), pairs
+//! see `STREAK_MAX_BATCHES`), pairs
 //! replies through a [`Pipeline`] per process, arms one timer for the
 //! earliest deadline, and turns everything a process does into decisions:
 //! a timeout, an error, a malformed reply, a crash (the process is killed,

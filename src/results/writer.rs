@@ -87,7 +87,7 @@ impl Writer {
     }
 
     /// Hands games (and play time) to the writer without waiting; the
-    /// returned [`Pending`] says when they are durable. Commits are applied
+    /// returned `Pending` says when they are durable. Commits are applied
     /// in the order they are sent.
     pub fn send(&self, games: Vec<GameRow>, play_seconds: f64) -> Result<Pending> {
         self.send_with(games, None, play_seconds)
