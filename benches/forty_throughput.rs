@@ -241,6 +241,11 @@ fn memory(parent: &Path, py: &str, games: u64) -> Vec<(u64, u64, u64)> {
             while marks.first().is_some_and(|&m| done >= m) {
                 marks.remove(0);
                 samples.push(sample);
+                // As it goes: a long run cut short still tells something.
+                eprintln!(
+                    "  sampled at {:>8} games: referee {:>6} KiB, bots (sum) {:>7} KiB",
+                    sample.0, sample.1, sample.2
+                );
             }
             if done < games {
                 last = Some(sample);
