@@ -601,10 +601,8 @@ impl<O: Observer> Engine<O> {
         if p.lane.is_none() || !p.pipeline.is_idle() {
             return;
         }
-        if p.state == State::Ready
-            && p.queued.len() >= STREAK_MIN_ASKS
-            && p.streak < STREAK_MAX_BATCHES
-        {
+        // The streak's cap was checked when the lane was kept.
+        if p.state == State::Ready && p.queued.len() >= STREAK_MIN_ASKS {
             p.streak += 1;
             self.send_queue(bot);
         } else {

@@ -721,6 +721,20 @@ fn spans(tournament_dir: &Path, b: usize) -> Vec<Span> {
     spans
 }
 
+/// A forty tournament of `bots` copies of `tests/bots/forty_spans.py`
+/// (named S0, S1, ...) run with `args`, under `header`.
+fn spans_tournament(header: &str, bots: usize, args: &str) -> tempfile::TempDir {
+    let mut ins = format!("challenge: forty\n{header}");
+    for b in 0..bots {
+        ins.push_str(&format!(
+            "S{b} {} {} {args}\n",
+            q(Path::new(python())),
+            q(&bot("forty_spans.py"))
+        ));
+    }
+    tournament(&ins)
+}
+
 /// The most processes busy at one instant, from the spans each bot of
 /// `tournament_dir` recorded.
 fn most_busy_at_once(tournament_dir: &Path, bots: usize) -> usize {
@@ -746,15 +760,7 @@ fn most_busy_at_once(tournament_dir: &Path, bots: usize) -> usize {
 fn no_more_processes_than_jobs_are_served_at_once() {
     let bots = 6;
     for jobs in [1usize, 2] {
-        let mut ins = String::from("challenge: forty\nseed: 7\ngames: 400\nbots-per-game: 4\n");
-        for b in 0..bots {
-            ins.push_str(&format!(
-                "S{b} {} {} 1\n",
-                q(Path::new(python())),
-                q(&bot("forty_spans.py"))
-            ));
-        }
-        let dir = tournament(&ins);
+        let dir = spans_tournament("seed: 7\ngames: 400\nbots-per-game: 4\n", bots, "1");
         let (code, _, err) = run_tournament(dir.path(), &["--quiet", "--jobs", &jobs.to_string()]);
         assert_eq!(code, Some(0), "{err}");
         assert_eq!(most_busy_at_once(dir.path(), bots), jobs, "--jobs {jobs}");
@@ -771,15 +777,7 @@ fn each_slot_runs_its_process_on_its_own_cpu() {
         return;
     }
     let bots = 5;
-    let mut ins = String::from("challenge: forty\nseed: 3\ngames: 300\nbots-per-game: 4\n");
-    for b in 0..bots {
-        ins.push_str(&format!(
-            "S{b} {} {} 1\n",
-            q(Path::new(python())),
-            q(&bot("forty_spans.py"))
-        ));
-    }
-    let dir = tournament(&ins);
+    let dir = spans_tournament("seed: 3\ngames: 300\nbots-per-game: 4\n", bots, "1");
     let (code, _, err) = run_tournament(dir.path(), &["--quiet", "--jobs", "2"]);
     assert_eq!(code, Some(0), "{err}");
     let all: Vec<Span> = (0..bots).flat_map(|b| spans(dir.path(), b)).collect();
@@ -809,16 +807,11 @@ fn a_process_whose_turns_go_on_keeps_its_slot_for_a_bounded_streak() {
     // more, for up to 16 more batches. With 350 games waiting on each, a
     // streak lasts long enough to meet that cap. (Each batch is one write
     // into an empty pipe, so the bot reads it whole.)
-    let mut ins =
-        String::from("challenge: forty\nseed: 5\ngames: 700\nbots-per-game: 2\nconcurrency: 700\n");
-    for b in 0..2 {
-        ins.push_str(&format!(
-            "S{b} {} {} 0 throw\n",
-            q(Path::new(python())),
-            q(&bot("forty_spans.py"))
-        ));
-    }
-    let dir = tournament(&ins);
+    let dir = spans_tournament(
+        "seed: 5\ngames: 700\nbots-per-game: 2\nconcurrency: 700\n",
+        2,
+        "0 throw",
+    );
     let (code, _, err) = run_tournament(dir.path(), &["--quiet", "--jobs", "1"]);
     assert_eq!(code, Some(0), "{err}");
     let mut all: Vec<(u64, usize, usize)> = (0..2)
