@@ -1,29 +1,27 @@
-//! The subcommands: run a tournament, play one game, print standings.
+//! The subcommands: run a tournament (resolve, prepare, a session, the
+//! challenge's run, standings), watch, play one game, print standings,
+//! check a bot.
 
-use crate::bot::{BotLog, BotProgram};
-use crate::bot_build::run_build;
-use crate::challenges;
-use crate::cli::{Cli, Command, PlayArgs, RunArgs, StandingsArgs};
+use crate::challenge::{ChallengeId, ChallengeInfo, RunContext};
+use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
+use crate::cli::{CheckCommand, Cli, Command, PlayCommand, RunArgs, StandingsArgs};
 use crate::config::{self, Overrides};
 use crate::error::{Error, Result};
+use crate::output::print_stdout;
+use crate::prepare;
 use crate::progress::Progress;
 use crate::results::Store;
+use crate::session::Session;
 use crate::standings::Format;
-use crate::tournament::spec::fingerprint_with_content;
-use crate::tournament::{self, TournamentSpec};
-use referee_sandbox::{Confinement, Policy, Setup, Support};
-use std::io::Write;
+use crate::status::Status;
+use crate::tournament::{cores, TournamentSpec};
+use referee_sandbox::Support;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
-/// Exit status of an interrupted run.
-pub const EXIT_INTERRUPTED: i32 = 130;
-/// Exit status for bad input (as [`Error::exit_code`] gives it).
-pub const EXIT_BAD_INPUT: i32 = 2;
-
-/// Runs the parsed command line; returns the exit status.
-pub fn main(cli: Cli) -> Result<i32> {
+/// Runs the parsed command line.
+pub fn main(cli: Cli) -> Result<Status> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -39,23 +37,14 @@ pub fn main(cli: Cli) -> Result<i32> {
             Some(Command::Watch(args)) => watch(args, quiet).await,
             Some(Command::Play(args)) => play(args).await,
             Some(Command::Standings(args)) => standings(args),
-            Some(Command::Check(args)) => {
-                let cancel = CancellationToken::new();
-                stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
-                challenges::check(args, cancel).await
-            }
+            Some(Command::Check(command)) => check(command).await,
         }
     })
 }
 
-/// Cores the referee may use for bots.
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// `--jobs`: at most the number of cores, so a time limit means the same on
 /// a busy machine; without it, the challenge's default.
-fn jobs(requested: Option<usize>, challenge: challenges::ChallengeId) -> Result<usize> {
+fn jobs(requested: Option<usize>, challenge: &ChallengeInfo) -> Result<usize> {
     match requested {
         Some(0) => Err(Error::input("--jobs must be at least 1")),
         Some(j) => Ok(j.min(cores())),
@@ -83,14 +72,10 @@ fn stop_on_signals(token: CancellationToken, progress: Arc<Progress>) {
                 token.cancel();
             } else {
                 // Bots die with the referee (their parent-death signal).
-                std::process::exit(EXIT_INTERRUPTED);
+                std::process::exit(Status::Interrupted.exit_code());
             }
         }
     });
-}
-
-fn log_path(dir: &Path, name: &str) -> PathBuf {
-    dir.join("logs").join(format!("{name}.log"))
 }
 
 /// Probes the sandbox once and says what cannot be applied.
@@ -110,7 +95,7 @@ fn sandbox_support(require: bool) -> Result<Support> {
     Ok(support)
 }
 
-async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
+async fn run_tournament(args: RunArgs, quiet: bool) -> Result<Status> {
     let support = sandbox_support(args.require_sandbox)?;
     let progress = Arc::new(Progress::new(quiet));
     let cancel = CancellationToken::new();
@@ -122,7 +107,7 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<i32> {
 /// folder and plays again whenever a bot folder appears or changes (or the
 /// instructions do), printing the updated standings. Stops on SIGTERM or
 /// Ctrl-C, exit status 0.
-async fn watch(args: RunArgs, quiet: bool) -> Result<i32> {
+async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
     use notify::{RecursiveMode, Watcher};
     let path = args.instructions.clone().ok_or_else(|| {
         Error::input("no tournament given: pass --instructions FILE (see --help)")
@@ -154,7 +139,7 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<i32> {
             Err(e) => return Err(e),
         }
         if cancel.is_cancelled() {
-            return Ok(0);
+            return Ok(Status::Done);
         }
         eprintln!(
             "referee: watching {} for new or changed bots (Ctrl-C to stop)",
@@ -165,8 +150,8 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<i32> {
         let mut last = before;
         loop {
             tokio::select! {
-                _ = cancel.cancelled() => return Ok(0),
-                got = rx.recv() => if got.is_none() { return Ok(0) },
+                _ = cancel.cancelled() => return Ok(Status::Done),
+                got = rx.recv() => if got.is_none() { return Ok(Status::Done) },
             }
             // Let a copy in progress settle, then drain the burst of events.
             tokio::time::sleep(std::time::Duration::from_millis(300)).await;
@@ -212,7 +197,7 @@ async fn run_pass(
     support: &Support,
     cancel: &CancellationToken,
     progress: Arc<Progress>,
-) -> Result<i32> {
+) -> Result<Status> {
     let path = args.instructions.clone().ok_or_else(|| {
         Error::input("no tournament given: pass --instructions FILE (see --help)")
     })?;
@@ -223,148 +208,57 @@ async fn run_pass(
         settings: args.settings.clone(),
     };
     let resolved = config::resolve(&path, &overrides)?;
-    let jobs = jobs(args.jobs, resolved.challenge)?;
-    // Builds, bot folders, logs and the sandbox exist for bot processes;
-    // a challenge that interprets its bots' programs itself skips them.
-    let processes = resolved.challenge.runs_processes();
+    let challenge = resolved.challenge.get();
+    let info = challenge.info();
+    let jobs = jobs(args.jobs, info)?;
     let mut spec = resolved.spec.clone();
     let db = args
         .db
         .clone()
         .unwrap_or_else(|| spec.dir.join("results.db"));
-    let cancel = cancel.clone();
-    // Bots may touch neither the tournament folder (but their own) nor the results.
-    let denied = vec![spec.dir.clone(), db.clone()];
-
+    let sandbox = prepare::Sandbox {
+        support,
+        denied: vec![spec.dir.clone(), db.clone()],
+    };
     let mut store = Store::open(&db)?;
 
-    // Builds first: a failed one leaves its bot out, the rest go on. A build
-    // is redone only when the folder changed since its last success.
-    let mut keep = Vec::with_capacity(spec.bots.len());
-    for ((bot, build), ignore) in spec
-        .bots
-        .iter_mut()
-        .zip(&resolved.builds)
-        .zip(&resolved.ignores)
+    // Builds, bot folders, logs and the sandbox exist for bot processes;
+    // a challenge that interprets its bots' programs itself skips them.
+    if !prepare::builds(
+        &mut spec, &resolved, &mut store, &sandbox, &progress, cancel,
+    )
+    .await?
     {
-        let folder_key = bot.folder.to_string_lossy().into_owned();
-        let mut content = crate::bot_folder::content_hash(&bot.folder, ignore);
-        let ok = match build {
-            None => true,
-            Some(build)
-                if store.built(&folder_key, &build.command)?.as_deref()
-                    == Some(content.as_str()) =>
-            {
-                progress.say(&format!("{}: build is up to date", bot.name));
-                true
-            }
-            Some(build) => {
-                progress.say(&format!("building {}: {}", bot.name, build.command));
-                let log = BotLog::new(log_path(&spec.dir, &bot.name));
-                let confinement = confine(support, "build", &bot.folder, &denied, None)?;
-                match run_build(&bot.name, &bot.folder, build, confinement, &log, &cancel).await {
-                    Ok(()) => {
-                        content = crate::bot_folder::content_hash(&bot.folder, ignore);
-                        store.set_built(&folder_key, &build.command, &content)?;
-                        true
-                    }
-                    Err(reason) => {
-                        eprintln!("referee: {reason}");
-                        false
-                    }
-                }
-            }
-        };
-        bot.fingerprint = fingerprint_with_content(&bot.name, &bot.command, &content);
-        keep.push(ok);
+        return Ok(Status::Interrupted);
     }
-    if cancel.is_cancelled() {
-        return Ok(EXIT_INTERRUPTED);
-    }
-    let mut keep_iter = keep.iter();
-    spec.bots.retain(|_| *keep_iter.next().unwrap_or(&true));
-    if spec.bots.len() < 2 {
-        return Err(Error::machine(format!(
-            "only {} bot(s) left after failed builds; a tournament needs 2",
-            spec.bots.len()
-        )));
-    }
-
-    if !resolved.seed_given && resolved.challenge.draws_default_seed() {
-        spec.seed = match earlier_seed(&store, &spec)? {
-            Some(seed) => {
-                progress.say(&format!(
-                    "seed {seed}, from the earlier run of this tournament in {} (pass --seed to choose)",
-                    db.display()
-                ));
-                seed
-            }
-            None => {
-                let seed = rand::random();
-                progress.say(&format!(
-                    "seed {seed}, drawn at random and recorded in {}",
-                    db.display()
-                ));
-                seed
-            }
-        };
-    }
-
+    prepare::choose_seed(info, resolved.seed_given, &mut spec, &store, &db, &progress)?;
     // What the challenge reads of its bots itself is part of the
     // tournament's identity, so it happens before the tournament is recorded.
-    let loaded = challenges::load(resolved.challenge, &mut spec)?;
+    let loaded = challenge.load(&mut spec)?;
     let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
     let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
-    let (programs, logs) = if processes {
-        // Each bot's folder exists before its confinement is prepared, so the
-        // sandbox can grant it.
-        for bot in &spec.bots {
-            std::fs::create_dir_all(&bot.folder).map_err(|e| {
-                Error::machine(format!(
-                    "{}: cannot create the bot folder: {e}",
-                    bot.folder.display()
-                ))
-            })?;
-        }
-        let policy = spec.challenge.clone();
-        let memory_mb = spec
-            .settings
-            .get("memory-mb")
-            .and_then(|v| v.trim().parse::<u64>().ok());
-        let programs = spec
-            .bots
-            .iter()
-            .map(|b| {
-                Ok(program_for(
-                    &spec,
-                    b,
-                    confine(support, &policy, &b.folder, &denied, memory_mb)?,
-                ))
-            })
-            .collect::<Result<Vec<BotProgram>>>()?;
-        let logs: Vec<BotLog> = spec
-            .bots
-            .iter()
-            .map(|b| BotLog::new(log_path(&spec.dir, &b.name)))
-            .collect();
-        (programs, logs)
+    let (programs, logs) = if info.runs_processes() {
+        prepare::processes(info, &spec, &sandbox)?
     } else {
         (Vec::new(), Vec::new())
     };
 
-    let ctx = challenges::RunContext {
-        spec: spec.clone(),
+    let session = Session::open(
+        store,
+        &db,
+        info.name,
+        row.id,
+        Arc::clone(&progress),
+        cancel.clone(),
+    )?;
+    let ctx = RunContext {
+        spec,
         programs,
         logs,
         loaded,
-        store,
-        db: db.clone(),
-        tournament_id: row.id,
         jobs,
-        cancel: cancel.clone(),
-        progress: Arc::clone(&progress),
     };
-    let report = challenges::run(resolved.challenge, ctx).await?;
+    let report = challenge.run(session, ctx).await?;
     tracing::info!(?report, "run finished");
 
     let store = Store::open(&db)?;
@@ -377,7 +271,7 @@ async fn run_pass(
             report.total,
             db.display()
         ));
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(Status::Interrupted);
     }
     if let Some(reason) = report.stopped {
         return Err(Error::machine(format!(
@@ -387,76 +281,7 @@ async fn run_pass(
             db.display()
         )));
     }
-    Ok(0)
-}
-
-/// The seed of the latest stored tournament that is `spec` but for its seed.
-fn earlier_seed(store: &Store, spec: &TournamentSpec) -> Result<Option<u64>> {
-    let rows = store.tournaments()?;
-    for row in rows.iter().rev() {
-        if row.challenge != spec.challenge {
-            continue;
-        }
-        let Ok(stored) = serde_json::from_str::<TournamentSpec>(&row.description) else {
-            continue;
-        };
-        let mut candidate = spec.clone();
-        candidate.seed = stored.seed;
-        if candidate.identity() == row.identity {
-            return Ok(Some(stored.seed));
-        }
-    }
-    Ok(None)
-}
-
-/// A bot's process settings from its spec.
-fn program_for(
-    spec: &TournamentSpec,
-    bot: &tournament::BotSpec,
-    confinement: Confinement,
-) -> BotProgram {
-    BotProgram {
-        name: bot.name.clone(),
-        argv: bot.argv.clone(),
-        cwd: spec.dir.clone(),
-        folder: bot.folder.clone(),
-        confinement,
-        env: Vec::new(),
-    }
-}
-
-/// The confinement of one bot under the named policy (a challenge id, or `build`).
-fn confine(
-    support: &Support,
-    policy: &str,
-    folder: &Path,
-    denied: &[PathBuf],
-    memory_mb: Option<u64>,
-) -> Result<Confinement> {
-    let mut policy = Policy::named(policy).map_err(Error::machine)?;
-    // A challenge's own memory setting (forty's `memory-mb`) beats the policy's default.
-    if let Some(mb) = memory_mb {
-        policy.memory_mb = mb;
-    }
-    let setup = Setup {
-        policy: &policy,
-        own_folder: folder,
-        denied,
-        readable: &[],
-    };
-    Confinement::prepare(&setup, support).map_err(|e| {
-        Error::machine(format!(
-            "{}: cannot prepare the sandbox: {e}",
-            folder.display()
-        ))
-    })
-}
-
-pub fn print_stdout(text: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| Error::machine(format!("cannot write to stdout: {e}")))
+    Ok(Status::Done)
 }
 
 /// The leaderboard of a stored tournament in `format`.
@@ -470,10 +295,16 @@ pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Re
             row.id
         ))
     })?;
-    challenges::standings(store, &row, &spec, format)
+    let challenge = ChallengeId::parse(&spec.challenge).ok_or_else(|| {
+        Error::machine(format!(
+            "tournament {} is a {} tournament, which this version cannot show",
+            row.id, spec.challenge
+        ))
+    })?;
+    challenge.get().standings(store, &row, &spec, format)
 }
 
-fn standings(args: StandingsArgs) -> Result<i32> {
+fn standings(args: StandingsArgs) -> Result<Status> {
     let db = match (&args.db, &args.instructions) {
         (Some(db), _) => db.clone(),
         (None, Some(ins)) => ins
@@ -493,11 +324,31 @@ fn standings(args: StandingsArgs) -> Result<i32> {
         .find_tournament(args.tournament)?
         .ok_or_else(|| Error::input(format!("{}: no tournament recorded", db.display())))?;
     print_stdout(&render_standings(&store, row.id, args.format)?)?;
-    Ok(0)
+    Ok(Status::Done)
 }
 
-async fn play(args: PlayArgs) -> Result<i32> {
+/// `referee play CHALLENGE ...`: one game with a transcript on stdout.
+async fn play(command: PlayCommand) -> Result<Status> {
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
-    challenges::play(args, cancel).await
+    match command {
+        PlayCommand::MetaTtt(args) => meta_ttt::play(args, cancel).await,
+        PlayCommand::BfJoust(args) => bf_joust::play(args, cancel).await,
+        PlayCommand::Heist(args) => heist::play(args, cancel).await,
+        PlayCommand::Forty(args) => forty::play(args, cancel).await,
+        PlayCommand::GunDuel(args) => gun_duel::play(args, cancel).await,
+    }
+}
+
+/// `referee check CHALLENGE BOT`: the bot against scripted positions.
+async fn check(command: CheckCommand) -> Result<Status> {
+    let cancel = CancellationToken::new();
+    stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
+    match command {
+        CheckCommand::MetaTtt(args) => meta_ttt::check::check(args, cancel).await,
+        CheckCommand::BfJoust(args) => bf_joust::check::check(args).await,
+        CheckCommand::Heist(args) => heist::check::check(args, cancel).await,
+        CheckCommand::Forty(args) => forty::check::check(args, cancel).await,
+        CheckCommand::GunDuel(args) => gun_duel::check::check(args, cancel).await,
+    }
 }

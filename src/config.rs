@@ -2,7 +2,7 @@
 //! resolved tournament. Flags beat header keys, which beat defaults.
 
 use crate::bot_toml::BotToml;
-use crate::challenges::{BotKind, ChallengeId};
+use crate::challenge::{BotKind, ChallengeId};
 use crate::error::{Error, Result};
 use crate::instructions::{split_command, validate_name, Instructions, Listed};
 use crate::tournament::spec::fingerprint;
@@ -16,7 +16,7 @@ pub struct Overrides {
     pub challenge: Option<ChallengeId>,
     pub seed: Option<u64>,
     /// Challenge settings given as their own flags (`--cycles 500` is
-    /// `("cycles", "500")`), applied before `--set`.
+    /// `("cycles", "500")`), applied after `--set`, so they win.
     pub flags: Vec<(String, String)>,
     /// `--set KEY=VALUE`, in order.
     pub settings: Vec<(String, String)>,
@@ -101,6 +101,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
             }
             key => {
                 challenge
+                    .get()
                     .check_setting(key, &h.value)
                     .map_err(|m| Error::input_at(file, h.line, m))?;
                 settings.insert(key.to_string(), h.value.clone());
@@ -112,16 +113,20 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         seed = s;
         seed_given = true;
     }
-    for (key, value) in &over.flags {
-        challenge
-            .check_setting(key, value)
-            .map_err(|m| Error::input(format!("--{key} {value}: {m}")))?;
-        settings.insert(key.clone(), value.clone());
-    }
     for (key, value) in &over.settings {
         challenge
+            .get()
             .check_setting(key, value)
             .map_err(|m| Error::input(format!("--set {key}={value}: {m}")))?;
+        settings.insert(key.clone(), value.clone());
+    }
+    // A setting's own flag is `--set KEY=VALUE` said plainly: given both,
+    // the flag wins, as `--help` says.
+    for (key, value) in &over.flags {
+        challenge
+            .get()
+            .check_setting(key, value)
+            .map_err(|m| Error::input(format!("--{key} {value}: {m}")))?;
         settings.insert(key.clone(), value.clone());
     }
 
@@ -136,7 +141,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         } else {
             None
         };
-        let (command, argv) = match challenge.bot_kind() {
+        let (command, argv) = match challenge.info().bot_kind {
             BotKind::Process => {
                 if listed.argv.is_empty() {
                     return Err(Error::input_at(
@@ -166,7 +171,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
     }
     for (name, folder, toml) in drop_ins(&dir, &instructions)? {
         let run = toml.run.clone().unwrap_or_default();
-        let (command, argv) = match challenge.bot_kind() {
+        let (command, argv) = match challenge.info().bot_kind {
             BotKind::Process => {
                 let argv = split_command(&run).map_err(|m| Error::input_file(&toml.path, m))?;
                 (run, argv)
@@ -223,14 +228,8 @@ fn bot_spec(
     let interface = match toml.and_then(|t| t.interface.as_ref().map(|i| (t, i))) {
         Some((t, iface)) => {
             let line = t.line_at(iface.span().start);
-            if challenge != ChallengeId::GunDuel {
-                return Err(Error::input_at(
-                    &t.path,
-                    line,
-                    format!("`interface` is a gun-duel setting; this is a {challenge} tournament"),
-                ));
-            }
             challenge
+                .get()
                 .check_interface(iface.get_ref())
                 .map_err(|m| Error::input_at(&t.path, line, m))?;
             Some(iface.get_ref().trim().to_string())
@@ -238,12 +237,14 @@ fn bot_spec(
         None => None,
     };
     // A challenge without processes has nothing to build: `build` is ignored.
-    let build = toml.filter(|_| challenge.runs_processes()).and_then(|t| {
-        t.build.as_ref().map(|b| Build {
-            command: b.clone(),
-            timeout_s: t.build_timeout_s.unwrap_or(BUILD_TIMEOUT_S),
-        })
-    });
+    let build = toml
+        .filter(|_| challenge.info().runs_processes())
+        .and_then(|t| {
+            t.build.as_ref().map(|b| Build {
+                command: b.clone(),
+                timeout_s: t.build_timeout_s.unwrap_or(BUILD_TIMEOUT_S),
+            })
+        });
     Ok((
         BotSpec {
             name: name.to_string(),
@@ -349,4 +350,53 @@ pub fn parse_set(s: &str) -> std::result::Result<(String, String), String> {
         .split_once('=')
         .ok_or_else(|| format!("expected KEY=VALUE, got `{s}`"))?;
     Ok((k.trim().to_string(), v.trim().to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolve_with(flags: &[(&str, &str)], sets: &[(&str, &str)]) -> Result<Resolved> {
+        let dir = tempfile::tempdir().map_err(|e| Error::machine(e.to_string()))?;
+        let path = dir.path().join("instructions.txt");
+        std::fs::write(
+            &path,
+            "challenge: meta-ttt\ntimeout-ms: 50\na true\nb true\n",
+        )
+        .map_err(|e| Error::machine(e.to_string()))?;
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        resolve(
+            &path,
+            &Overrides {
+                flags: pairs(flags),
+                settings: pairs(sets),
+                ..Overrides::default()
+            },
+        )
+    }
+
+    #[test]
+    fn a_settings_own_flag_beats_set_which_beats_the_header() {
+        let timeout = |r: Result<Resolved>| r.unwrap().spec.settings["timeout-ms"].clone();
+        assert_eq!(timeout(resolve_with(&[], &[])), "50");
+        assert_eq!(timeout(resolve_with(&[], &[("timeout-ms", "70")])), "70");
+        assert_eq!(
+            timeout(resolve_with(
+                &[("timeout-ms", "90")],
+                &[("timeout-ms", "70")]
+            )),
+            "90"
+        );
+    }
+
+    #[test]
+    fn a_bad_flag_value_is_an_input_error_naming_the_flag() {
+        let e = resolve_with(&[("timeout-ms", "soon")], &[]).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().starts_with("--timeout-ms soon: "), "{e}");
+    }
 }

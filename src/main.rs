@@ -19,7 +19,7 @@ fn main() {
         .with_target(false)
         .init();
     let code = match referee::app::main(cli) {
-        Ok(code) => code,
+        Ok(status) => status.exit_code(),
         Err(e) => {
             eprintln!("referee: error: {e}");
             e.exit_code()

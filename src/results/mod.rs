@@ -9,4 +9,4 @@ mod store;
 mod writer;
 
 pub use store::{Checkpoint, GameRow, Store, TournamentRow};
-pub use writer::Writer;
+pub use writer::{Pending, Writer, WriterThread};

@@ -29,6 +29,30 @@ pub struct Writer {
     tx: mpsc::UnboundedSender<Commit>,
 }
 
+/// The writer thread; joined when dropped, which returns once every
+/// [`Writer`] handle is gone and every queued commit is done.
+#[must_use = "dropping it at once waits for the writer to stop"]
+pub struct WriterThread(Option<std::thread::JoinHandle<()>>);
+
+impl WriterThread {
+    /// Waits for the thread to end (every `Writer` handle must be dropped first).
+    pub fn join(mut self) {
+        self.join_now();
+    }
+
+    fn join_now(&mut self) {
+        if let Some(handle) = self.0.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+impl Drop for WriterThread {
+    fn drop(&mut self) {
+        self.join_now();
+    }
+}
+
 /// A commit handed to the writer; [`Pending::wait`] returns once it is durable.
 #[must_use = "a commit is durable only once `wait` returns Ok"]
 pub struct Pending {
@@ -49,8 +73,9 @@ impl Writer {
     pub fn start(
         store: Store,
         tournament_id: i64,
-        challenge: String,
-    ) -> Result<(Writer, std::thread::JoinHandle<()>)> {
+        challenge: &str,
+    ) -> Result<(Writer, WriterThread)> {
+        let challenge = challenge.to_string();
         // Appending needs few pages; keep memory flat over long runs.
         store.limit_cache(WRITER_CACHE_KIB)?;
         let (tx, mut rx) = mpsc::unbounded_channel::<Commit>();
@@ -83,7 +108,7 @@ impl Writer {
                 }
             })
             .map_err(|e| Error::machine(format!("cannot start the results writer thread: {e}")))?;
-        Ok((Writer { tx }, handle))
+        Ok((Writer { tx }, WriterThread(Some(handle))))
     }
 
     /// Hands games (and play time) to the writer without waiting; the
@@ -142,7 +167,7 @@ mod tests {
         let path = dir.path().join("results.db");
         let mut store = Store::open(&path).unwrap();
         let t = store.tournament("gun-duel", "id", "{}").unwrap();
-        let (writer, thread) = Writer::start(store, t.id, "gun-duel".into()).unwrap();
+        let (writer, thread) = Writer::start(store, t.id, "gun-duel").unwrap();
         let row = |k: &str, r: &str| GameRow {
             game_key: k.into(),
             seed: 1,
@@ -163,7 +188,7 @@ mod tests {
             p.wait().await.unwrap();
         }
         drop(writer);
-        thread.join().unwrap();
+        thread.join();
         let mut store = Store::open(&path).unwrap();
         let keys: Vec<String> = (0..50).map(|i| format!("k{i}")).collect();
         let found = store.games("gun-duel", &keys).unwrap();

@@ -259,7 +259,7 @@ fn parallel_play_keeps_each_bot_in_one_game_and_at_most_j_games() {
     let all: Vec<(u128, u128)> = per_bot.into_iter().flatten().collect();
     let overlap = max_overlap(all);
     assert!(overlap <= 2, "{overlap} calls at once with --jobs 2");
-    if referee::app::cores() >= 2 {
+    if referee::tournament::cores() >= 2 {
         assert_eq!(overlap, 2, "with 2 cores, two games should run at once");
     }
 }

@@ -171,3 +171,35 @@ fn a_failing_build_leaves_the_bot_out_and_the_tournament_goes_on() {
     let log = std::fs::read_to_string(dir.path().join("logs/c.log")).unwrap();
     assert!(log.contains("compiling") && log.contains("oops"));
 }
+
+#[test]
+fn each_challenge_has_its_own_play_and_check_options() {
+    let dir = tempfile::tempdir().unwrap();
+    // A flag of another challenge is refused by name, before anything runs.
+    let out = referee(
+        dir.path(),
+        &["play", "forty", "true", "true", "--max-rounds", "3"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unexpected argument '--max-rounds'"),
+        "{}",
+        stderr(&out)
+    );
+    // Each challenge's --help lists its own options and no other's.
+    let help = |args: &[&str]| {
+        let out = referee(dir.path(), args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    let meta = help(&["play", "meta-ttt", "--help"]);
+    assert!(meta.contains("--max-rounds"), "{meta}");
+    assert!(!meta.contains("--dice"), "{meta}");
+    let forty = help(&["play", "forty", "--help"]);
+    assert!(forty.contains("--dice"), "{forty}");
+    assert!(!forty.contains("--max-rounds"), "{forty}");
+    let gun = help(&["check", "gun-duel", "--help"]);
+    assert!(gun.contains("--interface"), "{gun}");
+    let bf = help(&["check", "bf-joust", "--help"]);
+    assert!(!bf.contains("--timeout-ms"), "{bf}");
+}

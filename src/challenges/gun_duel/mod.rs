@@ -12,14 +12,23 @@
 //!   the tournament and the duel, a resume records what is stored and plays
 //!   the rest, and nothing is reported before its commit is durable.
 
-use super::RunContext;
+pub mod check;
+pub mod play;
+
+pub use check::CheckArgs;
+pub use play::{InterfaceArg, PlayArgs};
+
 use crate::bot::persistent::{Frame, Framing};
 use crate::bot::{run_once_with, BotLog, BotProgram, Incoming, Limits, LineProcess, OnOverflow};
-use crate::cli::{InterfaceArg, PlayArgs};
+use crate::challenge::{
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
+};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::results::{GameRow, Store, TournamentRow, Writer};
+use crate::results::{GameRow, Store, TournamentRow};
+use crate::session::{Recorder, Session};
 use crate::standings::{Format, Leaderboard, Row};
+use crate::status::Status;
 use crate::tournament::{RunReport, TournamentSpec};
 use game_core::{game_seed, Ending, FaultCounts, LineReply};
 use game_gun_duel::{
@@ -44,6 +53,46 @@ const STDOUT_LOG_CAP: usize = 16 * 1024;
 const STDERR_LOG_CAP: usize = 16 * 1024;
 /// At most one progress line per this interval while a round is played.
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// The gun-duel challenge.
+pub struct GunDuel;
+
+static INFO: ChallengeInfo = ChallengeInfo {
+    id: ChallengeId::GunDuel,
+    name: "gun-duel",
+    bot_kind: BotKind::Process,
+    // A duel asks both bots at once.
+    bots_thinking_per_game: 2,
+    seed: SeedDefault::Zero,
+};
+
+impl Challenge for GunDuel {
+    fn info(&self) -> &'static ChallengeInfo {
+        &INFO
+    }
+
+    fn check_setting(&self, key: &str, value: &str) -> std::result::Result<(), String> {
+        Settings::default().apply(key, value)
+    }
+
+    fn check_interface(&self, value: &str) -> std::result::Result<(), String> {
+        Interface::parse(value).map(|_| ())
+    }
+
+    fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
+        Box::pin(run(session, ctx))
+    }
+
+    fn standings(
+        &self,
+        store: &Store,
+        row: &TournamentRow,
+        spec: &TournamentSpec,
+        format: Format,
+    ) -> Result<String> {
+        standings(store, row, spec, format)
+    }
+}
 
 /// The settings and each bot's interface (bot.toml beats the header,
 /// which beats the default).
@@ -198,7 +247,7 @@ fn leaderboard(records: &[BotRecord], faults: &[FaultCounts]) -> Leaderboard {
 }
 
 /// The leaderboard of a stored gun-duel tournament.
-pub fn standings(
+fn standings(
     store: &Store,
     _row: &TournamentRow,
     spec: &TournamentSpec,
@@ -587,10 +636,10 @@ impl Field {
 /// referee dies. A field of interface-1 bots only stays on the shared
 /// runtime, where the two runs of a turn can be started by two threads at
 /// once (starting a process blocks its thread for a while).
-pub async fn run(ctx: RunContext) -> Result<RunReport> {
+async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     let (_, interfaces) = resolve(&ctx.spec).map_err(Error::input)?;
     if !interfaces.contains(&Interface::Io) {
-        return run_here(ctx).await;
+        return run_here(session, ctx).await;
     }
     let (tx, rx) = tokio::sync::oneshot::channel();
     std::thread::Builder::new()
@@ -600,7 +649,7 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
                 .enable_all()
                 .build()
                 .map_err(|e| Error::machine(format!("cannot start the async runtime: {e}")))
-                .and_then(|rt| rt.block_on(run_here(ctx)));
+                .and_then(|rt| rt.block_on(run_here(session, ctx)));
             let _ = tx.send(r);
         })
         .map_err(|e| Error::machine(format!("cannot start a thread: {e}")))?;
@@ -608,20 +657,16 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         .map_err(|_| Error::machine("the tournament thread stopped"))?
 }
 
-async fn run_here(ctx: RunContext) -> Result<RunReport> {
+async fn run_here(session: Session, ctx: RunContext) -> Result<RunReport> {
     let RunContext {
         spec,
         programs,
         logs,
-        store,
-        tournament_id,
         jobs,
-        cancel,
-        progress,
         ..
     } = ctx;
     let (settings, interfaces) = resolve(&spec).map_err(Error::input)?;
-    let stored = load(&store, &spec)?;
+    let stored = load(&session.store(), &spec)?;
     let t = Tournament::new(spec.bots.len(), settings.duels_per_pair, spec.seed);
     let bots = programs
         .into_iter()
@@ -638,40 +683,41 @@ async fn run_here(ctx: RunContext) -> Result<RunReport> {
         interfaces,
         bots,
     };
-    let (writer, thread) = Writer::start(store, tournament_id, field.spec.challenge.clone())?;
-    let report = tournament(t, &mut field, &stored, &writer, jobs, &cancel, &progress).await;
+    let recorder = session.recorder();
+    let report = tournament(t, &mut field, &stored, &recorder, jobs, &session).await;
+    drop(recorder);
+    // The last stretch of play time ends before the bots are shut down.
+    let finished = match &report {
+        Ok(r) => session.finish(r.played > 0, r.interrupted).await,
+        Err(_) => Ok(()),
+    };
     // Every live bot: EOF, the grace, then its group is killed.
     let mut ends = JoinSet::new();
     for bot in field.bots.drain(..).flatten() {
         ends.spawn(bot.shutdown());
     }
     while ends.join_next().await.is_some() {}
-    drop(writer);
-    let _ = thread.join();
-    report
+    let report = report?;
+    finished?;
+    Ok(report)
 }
 
 async fn tournament(
     mut t: Tournament,
     field: &mut Field,
     stored: &HashMap<String, StoredDuel>,
-    writer: &Writer,
+    recorder: &Recorder,
     jobs: usize,
-    cancel: &CancellationToken,
-    progress: &Progress,
+    session: &Session,
 ) -> Result<RunReport> {
+    let (cancel, progress) = (&session.cancel, &*session.progress);
     let mut report = RunReport {
         already_done: stored.len(),
         ..RunReport::default()
     };
-    if !stored.is_empty() {
-        progress.say(&format!(
-            "resuming: {} duels already in the results database",
-            stored.len()
-        ));
-    }
+    // Rounds depend on eliminations: the total is not known yet.
+    session.resuming(stored.len(), None, "duels");
     let started = Instant::now();
-    let mut mark = Instant::now();
     let mut processes_started = false;
     let (names, languages) = names_and_languages(&field.spec);
     let names: Vec<String> = names.into_iter().map(String::from).collect();
@@ -715,10 +761,9 @@ async fn tournament(
             play_round(
                 &mut round,
                 field,
-                writer,
+                recorder,
                 jobs,
                 cancel,
-                &mut mark,
                 &mut report,
                 &mut shown,
             )
@@ -734,7 +779,7 @@ async fn tournament(
         }
         let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let language_refs: Vec<&str> = languages.iter().map(String::as_str).collect();
-        crate::app::print_stdout(&round_board(&t.records(&name_refs, &language_refs)))?;
+        crate::output::print_stdout(&round_board(&t.records(&name_refs, &language_refs)))?;
         let leavers: Vec<&str> = elimination
             .leavers
             .iter()
@@ -764,11 +809,6 @@ async fn tournament(
             ));
         }
     }
-    if !report.interrupted && report.played > 0 {
-        writer
-            .commit(Vec::new(), mark.elapsed().as_secs_f64())
-            .await?;
-    }
     progress.say(&format!(
         "{} duels played, {} from the results database, in {:.1} s",
         report.played,
@@ -789,10 +829,9 @@ type Finished = (usize, Option<(DuelResult, [f64; 2])>, Bot, Bot);
 async fn play_round(
     round: &mut Round,
     field: &mut Field,
-    writer: &Writer,
+    recorder: &Recorder,
     jobs: usize,
     cancel: &CancellationToken,
-    mark: &mut Instant,
     report: &mut RunReport,
     shown: &mut RoundProgress<'_>,
 ) -> Result<()> {
@@ -867,15 +906,13 @@ async fn play_round(
                     .map_err(|e| Error::machine(format!("cannot encode a duel record: {e}")))?;
                 let key = duel_key(&field.prefix, &id);
                 let seed = game_seed(field.spec.seed, &key) as i64;
-                let now = Instant::now();
-                let pending = match writer.send(
+                let pending = match recorder.send(
                     vec![GameRow { game_key: key, seed, record }],
-                    (now - *mark).as_secs_f64(),
+                    None,
                 ) {
                     Ok(p) => p,
                     Err(e) => break Err(e),
                 };
-                *mark = now;
                 commits.spawn(pending.wait());
                 add_faults(&mut field.faults, &id, &stored.result);
                 // Later duels of these bots may start now; the result is
@@ -912,7 +949,7 @@ async fn play_round(
 }
 
 /// `referee play gun-duel 'CMD_A' 'CMD_B'`: N duels with a transcript.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     if args.bots.len() != 2 {
         return Err(Error::input(format!(
             "gun-duel is played by 2 bots ('CMD_A' 'CMD_B'), not {}",
@@ -982,7 +1019,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     let mut interrupted = false;
     for d in 1..=duels {
         if duels > 1 {
-            crate::app::print_stdout(&format!("duel {d}\n"))?;
+            crate::output::print_stdout(&format!("duel {d}\n"))?;
         }
         let labels = [format!("A, duel {d}"), format!("B, duel {d}")];
         let result = play_duel(
@@ -993,7 +1030,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             [&labels[0], &labels[1]],
             &cancel,
             |report| {
-                let _ = crate::app::print_stdout(&format!("{}\n", turn_line(report)));
+                let _ = crate::output::print_stdout(&format!("{}\n", turn_line(report)));
             },
         )
         .await;
@@ -1005,10 +1042,10 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
             Some(side) => wins[side.index()] += 1,
             None => draws += 1,
         }
-        crate::app::print_stdout(&format!("{}\n", result_line(&result)))?;
+        crate::output::print_stdout(&format!("{}\n", result_line(&result)))?;
     }
     if duels > 1 && !interrupted {
-        crate::app::print_stdout(&format!(
+        crate::output::print_stdout(&format!(
             "{duels} duels: A won {}, B won {}, {draws} drawn\n",
             wins[Side::A.index()],
             wins[Side::B.index()]
@@ -1016,9 +1053,9 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     }
     tokio::join!(a.shutdown(), b.shutdown());
     Ok(if interrupted {
-        crate::app::EXIT_INTERRUPTED
+        Status::Interrupted
     } else {
-        0
+        Status::Done
     })
 }
 

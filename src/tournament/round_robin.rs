@@ -1,16 +1,16 @@
-//! The async tournament loop: starts games as the scheduler allows, sends
-//! each finished record to the results writer, reports only what is
-//! committed, and stops starting games once cancelled.
+//! The round-robin loop, for a challenge whose whole plan is known up
+//! front: starts games as the scheduler allows, records each finished one
+//! through the session, reports only what is committed, and stops starting
+//! games once cancelled.
 
+use super::pool::Pool;
 use super::schedule::Scheduler;
-use crate::error::{Error, Result};
-use crate::progress::Progress;
-use crate::results::{GameRow, Store, Writer};
+use crate::error::Result;
+use crate::results::GameRow;
+use crate::session::Session;
 use std::collections::HashSet;
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Instant;
-use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 /// One game of a plan.
@@ -33,9 +33,8 @@ pub struct Played {
     pub summary: String,
 }
 
-/// What the runner needs of a challenge.
-pub trait Challenge: Send + Sync + 'static {
-    fn id(&self) -> &'static str;
+/// A challenge whose whole plan is known up front (meta-ttt).
+pub trait GamePlan: Send + Sync + 'static {
     /// Every game of the tournament, in schedule order.
     fn plan(&self) -> &[PlannedGame];
     /// Plays game `index` of the plan. `None` when cancelled: nothing is stored.
@@ -60,16 +59,28 @@ pub struct RunReport {
     pub stopped: Option<String>,
 }
 
-/// Plays every game of the plan whose key is not in `done`, at most `jobs` at once.
-pub async fn run<C: Challenge>(
-    challenge: Arc<C>,
-    writer: &Writer,
+/// Plays every game of the plan not stored yet, at most `jobs` at once,
+/// and finishes the session.
+pub async fn run<G: GamePlan>(games: Arc<G>, session: Session, jobs: usize) -> Result<RunReport> {
+    let keys: Vec<String> = games.plan().iter().map(|g| g.key.clone()).collect();
+    let done: HashSet<String> = session.stored(&keys)?.into_keys().collect();
+    let report = play_pending(games, &session, &done, jobs).await;
+    let finished = match &report {
+        Ok(r) => session.finish(r.played > 0, r.interrupted).await,
+        Err(_) => Ok(()),
+    };
+    let report = report?;
+    finished?;
+    Ok(report)
+}
+
+async fn play_pending<G: GamePlan>(
+    games: Arc<G>,
+    session: &Session,
     done: &HashSet<String>,
     jobs: usize,
-    cancel: &CancellationToken,
-    progress: &Progress,
 ) -> Result<RunReport> {
-    let plan = challenge.plan();
+    let plan = games.plan();
     let pending: Vec<usize> = (0..plan.len())
         .filter(|&i| !done.contains(&plan[i].key))
         .collect();
@@ -80,68 +91,44 @@ pub async fn run<C: Challenge>(
     };
     let resources = plan.iter().map(|g| g.resources.clone()).collect();
     let mut sched = Scheduler::new(resources, pending, jobs);
-    let mut games = JoinSet::new();
-    let mut mark = Instant::now();
-    progress.start(report.total, report.already_done);
+    let mut pool = Pool::new(jobs);
+    let recorder = session.recorder();
+    let cancel = &session.cancel;
+    let progress = &session.progress;
+    session.start_progress(report.total, report.already_done);
 
     loop {
         if cancel.is_cancelled() {
             sched.drop_pending();
         }
         while let Some(i) = sched.start_next() {
-            let c = Arc::clone(&challenge);
+            let g = Arc::clone(&games);
             let token = cancel.child_token();
-            games.spawn(async move { (i, c.play(i, token).await) });
+            pool.spawn(async move { (i, g.play(i, token).await) });
         }
         report.max_concurrent = report.max_concurrent.max(sched.running());
-        let Some(joined) = games.join_next().await else {
+        let Some(joined) = pool.join_next().await else {
             break;
         };
-        let (i, played) = joined.map_err(|e| Error::machine(format!("a game task failed: {e}")))?;
+        let (i, played) = joined?;
         sched.finish(i);
         let Some(played) = played else {
             continue;
         };
-        let now = Instant::now();
         let row = GameRow {
             game_key: plan[i].key.clone(),
             seed: plan[i].seed as i64,
             record: played.record,
         };
-        if let Err(e) = writer.commit(vec![row], (now - mark).as_secs_f64()).await {
+        if let Err(e) = recorder.commit(vec![row], None).await {
             cancel.cancel();
-            while games.join_next().await.is_some() {}
+            pool.drain().await;
             return Err(e);
         }
-        mark = now;
         report.played += 1;
         progress.game_done(&played.summary);
     }
     report.interrupted = cancel.is_cancelled();
-    if !report.interrupted && report.played > 0 {
-        // Time after the last commit (nothing here yet) is still playing time.
-        writer
-            .commit(Vec::new(), mark.elapsed().as_secs_f64())
-            .await?;
-    }
     progress.finish();
     Ok(report)
-}
-
-/// [`run`] with the writer thread set up and torn down around it: the
-/// common case of a challenge whose whole plan is known up front.
-pub async fn run_with_store<C: Challenge>(
-    challenge: Arc<C>,
-    store: Store,
-    tournament_id: i64,
-    done: &HashSet<String>,
-    jobs: usize,
-    cancel: &CancellationToken,
-    progress: &Progress,
-) -> Result<RunReport> {
-    let (writer, thread) = Writer::start(store, tournament_id, challenge.id().to_string())?;
-    let report = run(challenge, &writer, done, jobs, cancel, progress).await;
-    drop(writer);
-    let _ = thread.join();
-    report
 }

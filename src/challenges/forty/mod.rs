@@ -22,14 +22,23 @@
 //! `referee play forty` ([`play`]) is the same engine with one game, fixed
 //! seats, optional fixed dice and a transcript observer.
 
-use super::RunContext;
+pub mod check;
+pub mod play;
+
+pub use check::CheckArgs;
+pub use play::PlayArgs;
+
 use crate::bot::cpu_lanes::{self, CpuLanes};
 use crate::bot::persistent::lines;
 use crate::bot::{Batch, BotLog, BotProgram, LineProcess, Piece};
-use crate::cli::PlayArgs;
+use crate::challenge::{
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
+};
 use crate::error::{Error, Result};
-use crate::results::{GameRow, Store, TournamentRow, Writer};
+use crate::results::{GameRow, Store, TournamentRow};
+use crate::session::{Recorder, Session};
 use crate::standings::{Format, Leaderboard, Row};
+use crate::status::Status;
 use crate::tournament::{RunReport, TournamentSpec};
 use game_core::LineRef;
 use game_forty::pipeline::KillReason;
@@ -49,6 +58,41 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
+
+/// The forty challenge.
+pub struct Forty;
+
+static INFO: ChallengeInfo = ChallengeInfo {
+    id: ChallengeId::Forty,
+    name: "forty",
+    bot_kind: BotKind::Process,
+    bots_thinking_per_game: 1,
+    seed: SeedDefault::Zero,
+};
+
+impl Challenge for Forty {
+    fn info(&self) -> &'static ChallengeInfo {
+        &INFO
+    }
+
+    fn check_setting(&self, key: &str, value: &str) -> std::result::Result<(), String> {
+        Settings::default().set(key, value)
+    }
+
+    fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
+        Box::pin(run(session, ctx))
+    }
+
+    fn standings(
+        &self,
+        store: &Store,
+        row: &TournamentRow,
+        spec: &TournamentSpec,
+        format: Format,
+    ) -> Result<String> {
+        standings(store, row, spec, format)
+    }
+}
 
 /// Added to every forty bot's environment (section 5): numeric libraries
 /// must not start a thread per core in each of dozens of processes, and
@@ -1010,18 +1054,18 @@ fn eta_text(seconds: f64) -> String {
 }
 
 /// Runs (or resumes) a forty tournament.
-pub async fn run(ctx: RunContext) -> Result<RunReport> {
+async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     let RunContext {
         spec,
         programs,
         logs,
-        store,
-        tournament_id,
         jobs,
-        cancel,
-        progress,
         ..
     } = ctx;
+    let (cancel, progress) = (
+        session.cancel.clone(),
+        std::sync::Arc::clone(&session.progress),
+    );
     let s = settings(&spec).map_err(Error::input)?;
     let n = spec.bots.len();
     let blocks = game_forty::block_count(s.games);
@@ -1031,7 +1075,7 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     let mut done: HashSet<u64> = HashSet::new();
     let mut stored = Aggregate::new(n);
     let mut events_kept = vec![0usize; n];
-    load_blocks(&store, &spec, &s, |block, record| {
+    load_blocks(&session.store(), &spec, &s, |block, record| {
         if let Some(b) = block.filter(|&b| b < blocks) {
             done.insert(b);
         }
@@ -1073,18 +1117,13 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         bots_per_game: seats_for(start_with.len(), s.bots_per_game).unwrap_or(start_with.len()),
         processes: start_with.len(),
     };
-    crate::app::print_stdout(&format!("{}\n", report::preamble(&preamble)))?;
-    if already_done > 0 {
-        progress.say(&format!(
-            "resuming: {already_done} of {} games already in the results database",
-            s.games
-        ));
-    }
+    crate::output::print_stdout(&format!("{}\n", report::preamble(&preamble)))?;
+    session.resuming(report.already_done, Some(report.total), "games");
     if already_done >= s.games {
         return Ok(report);
     }
 
-    let (writer, writer_thread) = Writer::start(store, tournament_id, spec.challenge.clone())?;
+    let writer = session.recorder();
     let limits = EngineLimits {
         timeout: Duration::from_millis(s.timeout_ms),
         kill_after: Duration::from_millis(s.kill_ms),
@@ -1102,7 +1141,6 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     let mut engine = Engine::new(programs, logs, crashes, budget, limits, ());
     let names = names(&spec);
     let started = Instant::now();
-    let mut mark = started;
 
     engine.start(&start_with);
     let mut cancelled = false;
@@ -1211,15 +1249,11 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
                 held.push(ob.record);
                 continue;
             }
-            let now = Instant::now();
-            let seconds = (now - mark).as_secs_f64();
-            mark = now;
             spawn_commit(
                 &mut commits,
                 &writer,
                 &block_key_for(&spec, &s, block),
                 ob.record,
-                seconds,
             );
         }
         while let Some(joined) = commits.try_join_next() {
@@ -1269,14 +1303,11 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
                 aggregate: std::mem::take(&mut carry),
                 events: Vec::new(),
             };
-            let seconds = mark.elapsed().as_secs_f64();
-            mark = Instant::now();
             spawn_commit(
                 &mut commits,
                 &writer,
                 &extras_key(&block_prefix(&spec, &s)),
                 record,
-                seconds,
             );
         }
         for (i, mut record) in held.into_iter().enumerate() {
@@ -1284,15 +1315,11 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
                 record.aggregate.merge(&carry);
             }
             let block = record.games[0] / BLOCK_GAMES;
-            let now = Instant::now();
-            let seconds = (now - mark).as_secs_f64();
-            mark = now;
             spawn_commit(
                 &mut commits,
                 &writer,
                 &block_key_for(&spec, &s, block),
                 record,
-                seconds,
             );
         }
     }
@@ -1318,12 +1345,14 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     }
     progress.end_bar();
     drop(writer);
-    let _ = writer_thread.join();
+    report.interrupted = cancelled;
+    report.max_concurrent = s.concurrency;
+    // The last block's commit ends the play time: nothing after it is play.
+    let finished = session.finish(false, cancelled).await;
     if let Some(e) = failure {
         return Err(e);
     }
-    report.interrupted = cancelled;
-    report.max_concurrent = s.concurrency;
+    finished?;
     Ok(report)
 }
 
@@ -1344,23 +1373,29 @@ fn block_key_for(spec: &TournamentSpec, s: &Settings, block: u64) -> String {
     block_key(&block_prefix(spec, s), block, s.games)
 }
 
+/// Hands a block to the writer now (its play time is the lap up to now)
+/// and waits for it to be durable in a task of `commits`.
 fn spawn_commit(
     commits: &mut JoinSet<Result<u64>>,
-    writer: &Writer,
+    recorder: &Recorder,
     key: &str,
     record: BlockRecord,
-    seconds: f64,
 ) {
     let games = record.games[1] - record.games[0];
-    let row = serde_json::to_string(&record).map(|json| GameRow {
-        game_key: key.to_string(),
-        seed: i64::try_from(record.games[0]).unwrap_or(i64::MAX),
-        record: json,
-    });
-    let writer = writer.clone();
+    let sent = serde_json::to_string(&record)
+        .map_err(|e| Error::machine(format!("cannot encode a block: {e}")))
+        .and_then(|json| {
+            recorder.send(
+                vec![GameRow {
+                    game_key: key.to_string(),
+                    seed: i64::try_from(record.games[0]).unwrap_or(i64::MAX),
+                    record: json,
+                }],
+                None,
+            )
+        });
     commits.spawn(async move {
-        let row = row.map_err(|e| Error::machine(format!("cannot encode a block: {e}")))?;
-        writer.commit(vec![row], seconds).await?;
+        sent?.wait().await?;
         Ok(games)
     });
 }
@@ -1416,7 +1451,7 @@ fn tell(progress: &crate::progress::Progress, names: &[String], notices: &mut Ve
 // Standings
 
 /// The leaderboard of a stored forty tournament.
-pub fn standings(
+fn standings(
     store: &Store,
     row: &TournamentRow,
     spec: &TournamentSpec,
@@ -1508,7 +1543,7 @@ impl Observer for PrintTranscript {
 }
 
 fn print_line(line: &str) {
-    let _ = crate::app::print_stdout(&format!("{line}\n"));
+    let _ = crate::output::print_stdout(&format!("{line}\n"));
 }
 
 /// A fresh folder for the logs of one `referee play`.
@@ -1538,12 +1573,7 @@ fn play_log_dir() -> Result<std::path::PathBuf> {
 
 /// `referee play forty BOT...`: game 0 with the bots seated in order, and
 /// its transcript on stdout.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
-    if args.max_rounds.is_some() {
-        return Err(Error::input(
-            "--max-rounds is not a forty option (the round limit is fixed at 200)",
-        ));
-    }
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     let mut s = Settings::default();
     if let Some(t) = args.timeout_ms {
         s.set("timeout-ms", &t.to_string()).map_err(Error::input)?;
@@ -1583,7 +1613,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
         startup: Duration::from_millis(s.startup_ms),
         max_crashes: s.max_crashes,
         restart: false,
-        jobs: crate::app::cores(),
+        jobs: crate::tournament::cores(),
         seed,
     };
     let mut engine = Engine::new(
@@ -1605,7 +1635,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     while engine.starting() > 0 {
         if !engine.step(&cancel).await {
             engine.shutdown(Duration::ZERO).await;
-            return Ok(crate::app::EXIT_INTERRUPTED);
+            return Ok(Status::Interrupted);
         }
         say_crashes(&mut engine);
     }
@@ -1614,7 +1644,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
         .collect();
     let mut header = transcript::header_lines(0, &names).join("\n");
     header.push('\n');
-    crate::app::print_stdout(&header)?;
+    crate::output::print_stdout(&header)?;
     engine.observer.names = names;
     let game = play_game(seed, k, dice_list)
         .ok_or_else(|| Error::input("referee play forty needs at least one bot"))?;
@@ -1622,7 +1652,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     while engine.in_flight() > 0 {
         if !engine.step(&cancel).await {
             engine.shutdown(Duration::ZERO).await;
-            return Ok(crate::app::EXIT_INTERRUPTED);
+            return Ok(Status::Interrupted);
         }
         say_crashes(&mut engine);
     }
@@ -1635,5 +1665,5 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     engine.shutdown(EXIT_GRACE).await;
     say_crashes(&mut engine);
     print_line(&format!("bot logs: {}", log_dir.display()));
-    Ok(0)
+    Ok(Status::Done)
 }

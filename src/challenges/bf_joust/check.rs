@@ -5,10 +5,10 @@
 //! many cycles, and whether its pointer ever leaves the tape (which loses
 //! the match at once).
 
-use super::Report;
-use crate::challenges::ChallengeId;
-use crate::cli::CheckArgs;
+use crate::challenge::ChallengeId;
+use crate::check::Report;
 use crate::error::{Error, Result};
+use crate::status::Status;
 use game_bf_joust::{
     run_match_observed, CycleView, EndReason, MatchResult, Outcome, ParseError, Program,
     DEFAULT_CYCLES, MAX_TAPE_LEN, MIN_TAPE_LEN,
@@ -139,8 +139,18 @@ fn pointed(source: &[u8], e: &ParseError) -> Option<[String; 2]> {
     ])
 }
 
+/// `referee check bf-joust BOT`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The bot: a .bf file.
+    pub bot: String,
+    /// Where a relative file is found (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+}
+
 /// `referee check bf-joust FILE.bf`.
-pub async fn check(args: CheckArgs) -> Result<i32> {
+pub async fn check(args: CheckArgs) -> Result<Status> {
     let path = match &args.cwd {
         Some(dir) => dir.join(&args.bot),
         None => Path::new(&args.bot).to_path_buf(),

@@ -1,12 +1,21 @@
-//! meta-ttt joined to the per-call process runner and the tournament loop.
+//! meta-ttt joined to the per-call process runner and the round-robin loop.
 
-use super::RunContext;
+pub mod check;
+pub mod play;
+
+pub use check::CheckArgs;
+pub use play::PlayArgs;
+
 use crate::bot::{run_once, BotLog, BotProgram, Limits};
-use crate::cli::PlayArgs;
+use crate::challenge::{
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
+};
 use crate::error::{Error, Result};
 use crate::results::{Store, TournamentRow};
+use crate::session::Session;
 use crate::standings::{competition_ranks, Format, Leaderboard, Row};
-use crate::tournament::run::{Challenge, PlannedGame, Played};
+use crate::status::Status;
+use crate::tournament::round_robin::{GamePlan, PlannedGame, Played};
 use crate::tournament::{RunReport, TournamentSpec};
 use game_core::Reply;
 use game_meta_ttt::{render, standings, wire, Call, Game, GameRecord, Settings};
@@ -92,8 +101,43 @@ pub async fn play_game(
     Some((game, cpu))
 }
 
+/// The meta-ttt challenge.
+pub struct MetaTtt;
+
+static INFO: ChallengeInfo = ChallengeInfo {
+    id: ChallengeId::MetaTtt,
+    name: "meta-ttt",
+    bot_kind: BotKind::Process,
+    bots_thinking_per_game: 1,
+    seed: SeedDefault::Zero,
+};
+
+impl Challenge for MetaTtt {
+    fn info(&self) -> &'static ChallengeInfo {
+        &INFO
+    }
+
+    fn check_setting(&self, key: &str, value: &str) -> std::result::Result<(), String> {
+        Settings::default().set(key, value)
+    }
+
+    fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
+        Box::pin(run(session, ctx))
+    }
+
+    fn standings(
+        &self,
+        store: &Store,
+        row: &TournamentRow,
+        spec: &TournamentSpec,
+        format: Format,
+    ) -> Result<String> {
+        standings(store, row, spec, format)
+    }
+}
+
 /// A meta-ttt tournament ready to run.
-pub struct MetaTtt {
+pub struct Tournament {
     spec: TournamentSpec,
     settings: Settings,
     programs: Vec<BotProgram>,
@@ -102,16 +146,16 @@ pub struct MetaTtt {
     plan: Vec<PlannedGame>,
 }
 
-impl MetaTtt {
+impl Tournament {
     pub fn new(
         spec: TournamentSpec,
         programs: Vec<BotProgram>,
         logs: Vec<BotLog>,
-    ) -> std::result::Result<MetaTtt, String> {
+    ) -> std::result::Result<Tournament, String> {
         let settings = settings(&spec)?;
         let pairs = standings::schedule(spec.bots.len());
         let plan = plan(&spec, &settings, &pairs);
-        Ok(MetaTtt {
+        Ok(Tournament {
             spec,
             settings,
             programs,
@@ -144,11 +188,7 @@ fn plan(spec: &TournamentSpec, settings: &Settings, pairs: &[(usize, usize)]) ->
         .collect()
 }
 
-impl Challenge for MetaTtt {
-    fn id(&self) -> &'static str {
-        "meta-ttt"
-    }
-
+impl GamePlan for Tournament {
     fn plan(&self) -> &[PlannedGame] {
         &self.plan
     }
@@ -287,29 +327,14 @@ fn prepare_folders(spec: &TournamentSpec) -> Result<()> {
 }
 
 /// Runs (or resumes) a meta-ttt tournament.
-pub async fn run(ctx: RunContext) -> Result<RunReport> {
+async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     prepare_folders(&ctx.spec)?;
-    let keys = plan_keys(&ctx.spec).map_err(Error::input)?;
-    let done = ctx
-        .store
-        .games(&ctx.spec.challenge, &keys)?
-        .into_keys()
-        .collect();
-    let challenge = MetaTtt::new(ctx.spec.clone(), ctx.programs, ctx.logs).map_err(Error::input)?;
-    crate::tournament::run_with_store(
-        Arc::new(challenge),
-        ctx.store,
-        ctx.tournament_id,
-        &done,
-        ctx.jobs,
-        &ctx.cancel,
-        &ctx.progress,
-    )
-    .await
+    let tournament = Tournament::new(ctx.spec, ctx.programs, ctx.logs).map_err(Error::input)?;
+    crate::tournament::round_robin::run(Arc::new(tournament), session, ctx.jobs).await
 }
 
 /// The leaderboard of a stored meta-ttt tournament.
-pub fn standings(
+fn standings(
     store: &Store,
     row: &TournamentRow,
     spec: &TournamentSpec,
@@ -335,15 +360,12 @@ pub fn standings(
 }
 
 /// `referee play meta-ttt 'CMD_X' 'CMD_O'`: the transcript of one game.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     if args.bots.len() != 2 {
         return Err(Error::input(format!(
             "meta-ttt is played by 2 bots ('CMD_X' 'CMD_O'), not {}",
             args.bots.len()
         )));
-    }
-    if args.dice.is_some() {
-        return Err(Error::input("--dice is not a meta-ttt option"));
     }
     let mut settings = Settings::default();
     if let Some(t) = args.timeout_ms {
@@ -401,7 +423,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     )
     .await;
     let Some((game, _)) = result else {
-        return Ok(crate::app::EXIT_INTERRUPTED);
+        return Ok(Status::Interrupted);
     };
     let record = game.record();
     let mut end = format!("{}\n", render::result_line(&game));
@@ -416,6 +438,6 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
         ));
         end.push('\n');
     }
-    crate::app::print_stdout(&end)?;
-    Ok(0)
+    crate::output::print_stdout(&end)?;
+    Ok(Status::Done)
 }

@@ -12,13 +12,13 @@
 //! word ending in `.py`), which runs through the shipped host exactly as
 //! an instructions line `NAME python3 <protocols>/forty/forty_host.py FILE`.
 
-use super::{quoted, shorten, Report, Subject};
 use crate::bot::persistent::lines;
 use crate::bot::{Incoming, LineProcess};
+use crate::challenge::ChallengeId;
 use crate::challenges::forty::BOT_ENV;
-use crate::challenges::ChallengeId;
-use crate::cli::CheckArgs;
+use crate::check::{quoted, shorten, Report, Subject};
 use crate::error::{Error, Result};
+use crate::status::Status;
 use game_core::LineReply;
 use game_forty::pipeline::KillReason;
 use game_forty::tournament::game_rng;
@@ -131,13 +131,27 @@ fn command(args: &CheckArgs, folder: &std::path::Path) -> Result<(Vec<String>, b
 }
 
 /// `referee check forty BOT`.
-pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The bot: a quoted command, or a Python class file run through the host.
+    pub bot: String,
+    /// Time limit of one turn in milliseconds (default: the challenge's).
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
+    /// The bot's folder and working directory (default: the current
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+}
+
+/// `referee check forty BOT`.
+pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status> {
     let mut s = Settings::default();
     if let Some(t) = args.timeout_ms {
         s.set("timeout-ms", &t.to_string()).map_err(Error::input)?;
     }
     let timeout = Duration::from_millis(s.timeout_ms);
-    let folder = super::folder_of(&args)?;
+    let folder = crate::check::folder_of(args.cwd.as_deref())?;
     let (argv, class_file) = command(&args, &folder)?;
     let env = BOT_ENV
         .iter()
@@ -175,7 +189,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
     };
     let Some(process) = session(process, &s, timeout, &mut subject, &mut report, &cancel).await
     else {
-        return Ok(crate::app::EXIT_INTERRUPTED);
+        return Ok(Status::Interrupted);
     };
     if let Some(process) = process {
         report.gap();
@@ -185,7 +199,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
     }
     let logged = subject.logged();
     subject.scan_stderr(&logged);
-    if let Some(first) = super::first_line(&logged) {
+    if let Some(first) = crate::check::first_line(&logged) {
         report.line(format!("stderr (its log in a tournament): {first}"));
     }
     subject.finish(&mut report, "a bot may keep files in its folder, its HOME");
@@ -386,7 +400,7 @@ async fn session(
                         "  {} ({}) -> {reply}: {verdict}; time {}",
                         a.line,
                         a.about,
-                        super::timing(charged, None, budget, timed_out)
+                        crate::check::timing(charged, None, budget, timed_out)
                     ));
                 }
                 PipelineEvent::LateReply { charged } => {

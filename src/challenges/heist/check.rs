@@ -5,11 +5,11 @@
 //! Round 1 accepts one integer (cut to the bot's credits); round 2 knows
 //! nine exact strings, and anything else goes along without a fault.
 
-use super::{quoted, Report, Subject};
 use crate::bot::{run_once_checked, OnOverflow};
-use crate::challenges::ChallengeId;
-use crate::cli::CheckArgs;
+use crate::challenge::ChallengeId;
+use crate::check::{quoted, Report, Subject};
 use crate::error::{Error, Result};
+use crate::status::Status;
 use game_core::{Ending, Fault};
 use game_heist::bank::{bank, BANKS, BASE_ODDS, BASE_PROB};
 use game_heist::wire::{self, Action, Args, Round};
@@ -129,7 +129,7 @@ fn failure(fault: Fault, ending: Ending) -> String {
         (Fault::Timeout, _) => "no answer in time (timeout)".into(),
         (Fault::Crash, Ending::Exited(c)) => format!("exit status {c} (crash)"),
         (Fault::Crash, Ending::Signalled(s)) => {
-            format!("killed by {} (crash)", super::signal_name(s))
+            format!("killed by {} (crash)", crate::check::signal_name(s))
         }
         (Fault::SpawnFailed, _) => "the command could not be started".into(),
         (Fault::BadOutput, Ending::TooLong) => "more than 4096 bytes of output (bad output)".into(),
@@ -138,8 +138,22 @@ fn failure(fault: Fault, ending: Ending) -> String {
     }
 }
 
+/// `referee check heist BOT`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The bot: a quoted command.
+    pub bot: String,
+    /// Per-call time limit in milliseconds (default: the challenge's).
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
+    /// The bot's folder and working directory (default: the current
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+}
+
 /// `referee check heist 'CMD'`.
-pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
+pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status> {
     let mut settings = Settings::default();
     if let Some(t) = args.timeout_ms {
         settings
@@ -148,7 +162,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
     }
     let limits = crate::challenges::heist::limits(&settings);
     let limit = Duration::from_millis(settings.timeout_ms);
-    let folder = super::folder_of(&args)?;
+    let folder = crate::check::folder_of(args.cwd.as_deref())?;
     let argv = crate::instructions::split_command(&args.bot).map_err(Error::input)?;
     let mut subject = Subject::prepare(ChallengeId::Heist, folder, argv, Vec::new())?;
     let mut report = Report::new();
@@ -159,7 +173,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
             run_once_checked(&subject.program, &argv, &limits, OnOverflow::Kill, &cancel).await;
         let ending = outcome.reply.ending;
         if ending == Ending::Cancelled {
-            return Ok(crate::app::EXIT_INTERRUPTED);
+            return Ok(Status::Interrupted);
         }
         report.line(format!("position {n}: {title}"));
         report.line(format!("  arguments ({}): {}", argv.len(), argv.join(" ")));

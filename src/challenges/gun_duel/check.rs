@@ -13,13 +13,14 @@
 //! no fault), so the check lists it as a warning, not a problem: the bot
 //! follows the contract, but its author most likely did not mean it.
 
-use super::{quoted, signal_name, Report, Subject};
+use super::play::InterfaceArg;
 use crate::bot::{run_once_checked, Incoming, Limits, LineProcess, OnOverflow};
 use crate::bot_toml::BotToml;
+use crate::challenge::ChallengeId;
 use crate::challenges::gun_duel::{Bot, Process};
-use crate::challenges::ChallengeId;
-use crate::cli::{CheckArgs, InterfaceArg};
+use crate::check::{quoted, signal_name, Report, Subject};
 use crate::error::{Error, Result};
+use crate::status::Status;
 use game_core::{Ending, Fault, LineReply};
 use game_gun_duel::{
     final_args, kills_bot, parse_history, read_exit_reply, read_line_reply, result_line, turn_args,
@@ -166,10 +167,28 @@ fn interface(args: &CheckArgs, folder: &std::path::Path) -> Result<(Interface, S
     ))
 }
 
+/// `referee check gun-duel BOT`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The bot: a quoted command.
+    pub bot: String,
+    /// Per-call time limit in milliseconds (default: the challenge's).
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
+    /// The bot's folder and working directory (default: the current
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+    /// The bot's interface (default: bot.toml `interface` in its folder,
+    /// else `io`).
+    #[arg(long, value_enum, value_name = "K")]
+    pub interface: Option<super::play::InterfaceArg>,
+}
+
 /// `referee check gun-duel 'CMD' [--interface K]`.
-pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
+pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status> {
     let timeout = Duration::from_millis(args.timeout_ms.unwrap_or(Settings::default().timeout_ms));
-    let folder = super::folder_of(&args)?;
+    let folder = crate::check::folder_of(args.cwd.as_deref())?;
     let (interface, source) = interface(&args, &folder)?;
     let argv = crate::instructions::split_command(&args.bot).map_err(Error::input)?;
     let mut subject = Subject::prepare(ChallengeId::GunDuel, folder, argv, Vec::new())?;
@@ -181,7 +200,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
         Interface::Io => io(&mut subject, &mut report, timeout, &cancel).await,
     };
     if !finished {
-        return Ok(crate::app::EXIT_INTERRUPTED);
+        return Ok(Status::Interrupted);
     }
     subject.finish(&mut report, "a bot may keep state files in its folder");
     report.print(
@@ -257,7 +276,7 @@ async fn exit_code(
             ending == Ending::TimedOut,
         );
         report.stderr(&outcome.stderr);
-        if let Some(first) = super::first_line(&outcome.reply.stdout) {
+        if let Some(first) = crate::check::first_line(&outcome.reply.stdout) {
             report.line(format!("  stdout (only logged): {first}"));
         }
         subject.after_call(&outcome.stderr, leftovers);
@@ -309,7 +328,7 @@ async fn io(
     bot.start();
     if let Process::Unstartable = bot.process {
         report.line("the program could not be started");
-        if let Some(first) = super::first_line(&subject.log_text(true)) {
+        if let Some(first) = crate::check::first_line(&subject.log_text(true)) {
             report.line(format!("  {first}"));
         }
         report.problem("the program cannot be started");
@@ -402,7 +421,7 @@ async fn io(
     }
     report.gap();
     if dead {
-        if let Some(first) = super::first_line(&subject.logged()) {
+        if let Some(first) = crate::check::first_line(&subject.logged()) {
             report.line(format!("stderr: {first}"));
         }
         return true;
@@ -419,7 +438,7 @@ async fn io(
         .await;
     let logged = subject.logged();
     subject.scan_stderr(&logged);
-    if let Some(first) = super::first_line(&logged) {
+    if let Some(first) = crate::check::first_line(&logged) {
         report.line(format!("stderr (its log in a tournament): {first}"));
     }
     true

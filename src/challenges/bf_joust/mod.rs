@@ -8,11 +8,20 @@
 //! the results in batches: each batch is durable before its pairings are
 //! reported.
 
-use super::RunContext;
-use crate::cli::PlayArgs;
+pub mod check;
+pub mod play;
+
+pub use check::CheckArgs;
+pub use play::PlayArgs;
+
+use crate::challenge::{
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, Loaded, RunContext, SeedDefault,
+};
 use crate::error::{Error, Result};
-use crate::results::{GameRow, Store, Writer};
+use crate::results::{GameRow, Store, TournamentRow};
+use crate::session::Session;
 use crate::standings::{Format, Leaderboard, Row};
+use crate::status::Status;
 use crate::tournament::{RunReport, TournamentSpec};
 use game_bf_joust as bf;
 use serde::{Deserialize, Serialize};
@@ -20,12 +29,50 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 /// Most matches committed in one transaction. Batches form by themselves:
 /// while one commits, the engine's next results queue up.
 const MAX_BATCH: usize = 4096;
+
+/// The bf-joust challenge.
+pub struct BfJoust;
+
+static INFO: ChallengeInfo = ChallengeInfo {
+    id: ChallengeId::BfJoust,
+    name: "bf-joust",
+    bot_kind: BotKind::ProgramFile { extension: "bf" },
+    bots_thinking_per_game: 1,
+    seed: SeedDefault::Zero,
+};
+
+impl Challenge for BfJoust {
+    fn info(&self) -> &'static ChallengeInfo {
+        &INFO
+    }
+
+    fn check_setting(&self, key: &str, value: &str) -> std::result::Result<(), String> {
+        bf::Settings::default().set(key, value)
+    }
+
+    fn load(&self, spec: &mut TournamentSpec) -> Result<Loaded> {
+        Ok(Some(Box::new(load(spec)?)))
+    }
+
+    fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
+        Box::pin(run(session, ctx))
+    }
+
+    fn standings(
+        &self,
+        store: &Store,
+        _row: &TournamentRow,
+        spec: &TournamentSpec,
+        format: Format,
+    ) -> Result<String> {
+        standings(store, spec, format)
+    }
+}
 
 /// Every bot's program, compiled once; `None` for an invalid one.
 pub struct Field {
@@ -144,8 +191,8 @@ impl Pairing {
 }
 
 /// Runs (or resumes) a bf-joust tournament.
-pub async fn run(ctx: RunContext) -> Result<RunReport> {
-    let super::Loaded::BfJoust(field) = ctx.loaded else {
+async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
+    let Some(field) = ctx.loaded.and_then(|l| l.downcast::<Field>().ok()) else {
         return Err(Error::machine("bf-joust: the programs were not loaded"));
     };
     let spec = &ctx.spec;
@@ -155,7 +202,7 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         .iter()
         .map(|m| match_key(spec, settings.cycles, m))
         .collect();
-    let stored = ctx.store.games(&spec.challenge, &keys)?;
+    let stored = session.stored(&keys)?;
 
     let mut pairings: HashMap<(usize, usize), Pairing> = HashMap::new();
     let mut pending: Vec<usize> = Vec::new();
@@ -179,11 +226,11 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         max_concurrent: ctx.jobs,
         ..RunReport::default()
     };
-    ctx.progress.start(report.total, report.already_done);
+    session.start_progress(report.total, report.already_done);
 
     // The engine: its own threads, outside the runtime; it stops claiming
     // matches once cancelled, and every result it sends is a whole match.
-    let stop = ctx.cancel.child_token();
+    let stop = session.cancel.child_token();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, bf::MatchResult)>();
     let engine = {
         let to_play: Vec<bf::PlannedMatch> = pending.iter().map(|&i| plan[i]).collect();
@@ -207,9 +254,7 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         })
     };
 
-    let (writer, writer_thread) =
-        Writer::start(ctx.store, ctx.tournament_id, spec.challenge.clone())?;
-    let mut mark = Instant::now();
+    let recorder = session.recorder();
     let mut failure = None;
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
@@ -231,9 +276,8 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
                 )
             })
             .collect::<Result<Vec<GameRow>>>();
-        let now = Instant::now();
         let committed = match rows {
-            Ok(rows) => writer.commit(rows, (now - mark).as_secs_f64()).await,
+            Ok(rows) => recorder.commit(rows, None).await,
             Err(e) => Err(e),
         };
         if let Err(e) = committed {
@@ -241,7 +285,6 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
             stop.cancel();
             break;
         }
-        mark = now;
         report.played += batch.len();
         // Committed: now the finished pairings may be reported.
         for (j, result) in batch {
@@ -252,7 +295,7 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
             pairing.add(result.outcome);
             pairing.remaining -= 1;
             if pairing.remaining == 0 {
-                ctx.progress.say(&bf::pairing_line(
+                session.progress.say(&bf::pairing_line(
                     &spec.bots[m.left].name,
                     &spec.bots[m.right].name,
                     pairing.wins[0],
@@ -264,22 +307,17 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     // On failure the engine stops within a few matches; let it finish.
     drop(rx);
     let engine = engine.await;
+    drop(recorder);
     if let Some(e) = failure {
-        drop(writer);
-        let _ = writer_thread.join();
         return Err(e);
     }
     engine.map_err(|e| Error::machine(format!("the bf-joust engine failed: {e}")))?;
     report.interrupted = report.played < pending.len();
-    if !report.interrupted && report.played > 0 {
-        // Time after the last commit is still playing time.
-        writer
-            .commit(Vec::new(), mark.elapsed().as_secs_f64())
-            .await?;
-    }
-    drop(writer);
-    let _ = writer_thread.join();
-    ctx.progress.finish();
+    let progress = std::sync::Arc::clone(&session.progress);
+    session
+        .finish(report.played > 0, report.interrupted)
+        .await?;
+    progress.finish();
     Ok(report)
 }
 
@@ -364,7 +402,7 @@ pub fn leaderboard(rows: &[bf::Standing]) -> Leaderboard {
 
 /// The leaderboard of a stored bf-joust tournament: `text` and `md` are
 /// the original's SCOREBOARD.md table.
-pub fn standings(store: &Store, spec: &TournamentSpec, format: Format) -> Result<String> {
+fn standings(store: &Store, spec: &TournamentSpec, format: Format) -> Result<String> {
     let rows = rows(store, spec)?;
     Ok(match format {
         Format::Text | Format::Md => bf::format_scoreboard(&rows),
@@ -374,7 +412,7 @@ pub fn standings(store: &Store, spec: &TournamentSpec, format: Format) -> Result
 }
 
 /// `referee play bf-joust LEFT.bf RIGHT.bf`: one match (spec §6).
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     if args.bots.len() != 2 {
         return Err(Error::input(format!(
             "bf-joust is played by 2 programs (LEFT.bf RIGHT.bf), not {}",
@@ -410,7 +448,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
         }
     }
     let (Some(right), Some(left), false) = (programs.pop(), programs.pop(), invalid) else {
-        return Ok(crate::app::EXIT_BAD_INPUT);
+        return Ok(Status::BadInput);
     };
     let names = [bf::bot_name(&args.bots[0]), bf::bot_name(&args.bots[1])];
 
@@ -445,12 +483,12 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
     tokio::select! {
         failed = finished => match failed {
             // A reader that stopped early (`| head`) is not a failure.
-            Ok(None) => Ok(0),
-            Ok(Some(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+            Ok(None) => Ok(Status::Done),
+            Ok(Some(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Status::Done),
             Ok(Some(e)) => Err(Error::machine(format!("cannot write to stdout: {e}"))),
             Err(_) => Err(Error::machine("the match thread failed")),
         },
-        () = cancel.cancelled() => Ok(crate::app::EXIT_INTERRUPTED),
+        () = cancel.cancelled() => Ok(Status::Interrupted),
     }
 }
 

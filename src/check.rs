@@ -5,8 +5,8 @@
 //! its folder, the processes it left behind, how it exited, and a one-line
 //! verdict. Exit status 0 when it follows the contract, 1 when it does not.
 //!
-//! Each challenge's positions and codec live in its submodule; what they
-//! share is here: the report ([`Report`]), the bot under check run
+//! Each challenge's positions and codec live in its folder's `check.rs`
+//! (`src/challenges/<id>/check.rs`); what they share is here: the report ([`Report`]), the bot under check run
 //! sandboxed under its challenge's policy with its folder as working
 //! directory ([`Subject`]), the folder snapshot before and after, and the
 //! end of a persistent bot's life ([`Subject::end_of_input`]).
@@ -14,34 +14,15 @@
 //! Nothing a bot does is an `Err` here: a bot fault is a line of the
 //! report. `Err` is for the command line (exit 2) and the machine (exit 1).
 
-pub mod bf_joust;
-pub mod forty;
-pub mod gun_duel;
-pub mod heist;
-pub mod meta_ttt;
-
-use super::ChallengeId;
 use crate::bot::{BotLog, BotProgram, Leftovers, LineProcess};
-use crate::cli::CheckArgs;
+use crate::challenge::ChallengeId;
 use crate::error::{Error, Result};
+use crate::status::Status;
 use referee_sandbox::sys::{ExitKind, Reaped};
 use referee_sandbox::{Confinement, FolderAccess, Policy, Setup, Support};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
-use tokio_util::sync::CancellationToken;
-
-/// `referee check CHALLENGE BOT`.
-pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
-    args.reject_foreign_options()?;
-    match args.challenge {
-        ChallengeId::MetaTtt => meta_ttt::check(args, cancel).await,
-        ChallengeId::GunDuel => gun_duel::check(args, cancel).await,
-        ChallengeId::Heist => heist::check(args, cancel).await,
-        ChallengeId::Forty => forty::check(args, cancel).await,
-        ChallengeId::BfJoust => bf_joust::check(args).await,
-    }
-}
 
 /// The report being written, and the problems found so far.
 #[derive(Debug, Default)]
@@ -147,7 +128,7 @@ impl Report {
     /// Appends the one-line verdict (and the problems under it), prints the
     /// report on stdout and returns the exit status: 0 when the bot follows
     /// the contract, 1 otherwise.
-    pub fn print(mut self, challenge: ChallengeId, ok: &str) -> Result<i32> {
+    pub fn print(mut self, challenge: ChallengeId, ok: &str) -> Result<Status> {
         self.gap();
         let follows = self.problems.is_empty();
         if follows {
@@ -172,8 +153,12 @@ impl Report {
                 self.line(format!("  - {w}"));
             }
         }
-        crate::app::print_stdout(&self.out)?;
-        Ok(if follows { 0 } else { 1 })
+        crate::output::print_stdout(&self.out)?;
+        Ok(if follows {
+            Status::Done
+        } else {
+            Status::ContractBroken
+        })
     }
 }
 
@@ -249,9 +234,9 @@ pub fn signal_name(signal: i32) -> String {
 }
 
 /// The bot's folder (and working directory): `--cwd`, or the current one.
-pub fn folder_of(args: &CheckArgs) -> Result<PathBuf> {
-    match &args.cwd {
-        Some(d) if d.is_dir() => Ok(d.clone()),
+pub fn folder_of(cwd: Option<&Path>) -> Result<PathBuf> {
+    match cwd {
+        Some(d) if d.is_dir() => Ok(d.to_path_buf()),
         Some(d) => Err(Error::input(format!("--cwd {}: not a folder", d.display()))),
         None => std::env::current_dir()
             .map_err(|e| Error::machine(format!("no current directory: {e}"))),

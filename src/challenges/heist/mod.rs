@@ -11,14 +11,23 @@
 //! the next game. Every game draws from a stream seeded by (master seed,
 //! tournament, game), so resumes and `--jobs` change nothing.
 
-use super::RunContext;
+pub mod check;
+pub mod play;
+
+pub use check::CheckArgs;
+pub use play::PlayArgs;
+
 use crate::bot::{run_once, BotLog, BotProgram, Limits, Outcome};
-use crate::cli::PlayArgs;
+use crate::challenge::{
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
+};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
-use crate::results::{Checkpoint, GameRow, Store, TournamentRow, Writer};
+use crate::results::{Checkpoint, GameRow, Store, TournamentRow};
+use crate::session::{Recorder, Session};
 use crate::standings::{Format, Leaderboard, Row};
-use crate::tournament::{RunReport, TournamentSpec};
+use crate::status::Status;
+use crate::tournament::{Pool, RunReport, TournamentSpec};
 use game_core::{Ending, FaultCounts};
 use game_heist::{
     bank::BANKS, game_dice, game_stream_seed, log::log_path, wire, Dice, GameReport, Request,
@@ -30,13 +39,47 @@ use serde_json::json;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use tokio::task::JoinSet;
+use std::sync::Arc;
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// The challenge id, as stored with every game.
 pub const CHALLENGE: &str = "heist";
+
+/// The heist challenge.
+pub struct Heist;
+
+static INFO: ChallengeInfo = ChallengeInfo {
+    id: ChallengeId::Heist,
+    name: CHALLENGE,
+    bot_kind: BotKind::Process,
+    bots_thinking_per_game: 1,
+    seed: SeedDefault::DrawAndRecord,
+};
+
+impl Challenge for Heist {
+    fn info(&self) -> &'static ChallengeInfo {
+        &INFO
+    }
+
+    fn check_setting(&self, key: &str, value: &str) -> std::result::Result<(), String> {
+        check_setting(key, value)
+    }
+
+    fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
+        Box::pin(run(session, ctx))
+    }
+
+    fn standings(
+        &self,
+        store: &Store,
+        row: &TournamentRow,
+        spec: &TournamentSpec,
+        format: Format,
+    ) -> Result<String> {
+        standings(store, row, spec, format)
+    }
+}
 
 /// stderr kept per call in the bot's log.
 const STDERR_CAP: usize = 16 * 1024;
@@ -396,24 +439,8 @@ struct Shared {
     logs: Vec<BotLog>,
     limits: Limits,
     seed: u64,
-    writer: Writer,
+    recorder: Recorder,
     progress: Arc<Progress>,
-    /// When the last commit happened, for play time.
-    mark: Mutex<Instant>,
-}
-
-impl Shared {
-    fn lap(&self) -> f64 {
-        match self.mark.lock() {
-            Ok(mut mark) => {
-                let now = Instant::now();
-                let secs = (now - *mark).as_secs_f64();
-                *mark = now;
-                secs
-            }
-            Err(_) => 0.0,
-        }
-    }
 }
 
 /// One tournament waiting to run or resume.
@@ -460,10 +487,7 @@ async fn run_one(shared: Arc<Shared>, mut p: Pending, cancel: CancellationToken)
             key: p.key.clone(),
             state: serde_json::to_string(&p.state).map_err(encode)?,
         };
-        shared
-            .writer
-            .commit_with(vec![row], Some(checkpoint), shared.lap())
-            .await?;
+        shared.recorder.commit(vec![row], Some(checkpoint)).await?;
         played_games += 1;
         shared.progress.game_done(&summary(p.t, &stored, &p.state));
     }
@@ -508,11 +532,11 @@ fn summary(t: u32, g: &StoredGame, state: &State) -> String {
 }
 
 /// Runs (or resumes) a heist run: every tournament, in parallel up to `jobs`.
-pub async fn run(ctx: RunContext) -> Result<RunReport> {
+async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     let settings = settings(&ctx.spec).map_err(Error::input)?;
     let names: Vec<String> = ctx.spec.bots.iter().map(|b| b.name.clone()).collect();
-    let log_dir = ctx
-        .db
+    let log_dir = session
+        .db()
         .parent()
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
 
@@ -520,7 +544,7 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
     let mut pending = Vec::new();
     for t in 1..=settings.tournaments {
         let key = tournament_key(&ctx.spec, &settings, t);
-        let state = match load_state(&ctx.store, &key, t)? {
+        let state = match load_state(&session.store(), &key, t)? {
             Some(state) => state,
             None => State::fresh(
                 Tournament::for_run(names.clone(), &settings, ctx.spec.seed, t)
@@ -535,10 +559,10 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         let games = state.tournament.next_game();
         let (log, rewritten) =
             TournamentLog::open(log_dir.join(log_path(t)), state.log_len, || {
-                stored_log(&ctx.store, &key, games, t)
+                stored_log(&session.store(), &key, games, t)
             })?;
         if rewritten {
-            ctx.progress.say(&format!(
+            session.progress.say(&format!(
                 "{} did not match the results database; rewritten from it",
                 log.path.display()
             ));
@@ -549,9 +573,8 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
             pending.push(Pending { t, key, state, log });
         }
     }
-    ctx.progress.start(report.total, report.already_done);
+    session.start_progress(report.total, report.already_done);
 
-    let (writer, thread) = Writer::start(ctx.store, ctx.tournament_id, CHALLENGE.to_string())?;
     let limits = limits(&settings);
     // Confined by the caller with sandbox/policy/heist.toml: the bot's
     // folder read-only, 512 MiB, no network (spec §6.1).
@@ -561,21 +584,22 @@ pub async fn run(ctx: RunContext) -> Result<RunReport> {
         logs: ctx.logs,
         limits,
         seed: ctx.spec.seed,
-        writer,
-        progress: Arc::clone(&ctx.progress),
-        mark: Mutex::new(Instant::now()),
+        recorder: session.recorder(),
+        progress: Arc::clone(&session.progress),
     });
 
-    let result = run_all(&shared, pending, ctx.jobs, &ctx.cancel, &mut report).await;
-    report.interrupted = ctx.cancel.is_cancelled();
-    if result.is_ok() && !report.interrupted && report.played > 0 {
-        // Time after the last commit is still playing time.
-        let _ = shared.writer.commit(Vec::new(), shared.lap()).await;
-    }
+    let result = run_all(&shared, pending, ctx.jobs, &session.cancel, &mut report).await;
+    report.interrupted = session.cancel.is_cancelled();
     drop(shared);
-    let _ = thread.join();
-    ctx.progress.finish();
-    result.map(|()| report)
+    let progress = Arc::clone(&session.progress);
+    // Time after the last commit is still playing time (not after a failure).
+    let finished = session
+        .finish(result.is_ok() && report.played > 0, report.interrupted)
+        .await;
+    progress.finish();
+    result?;
+    finished?;
+    Ok(report)
 }
 
 /// Runs the pending tournaments, at most `jobs` at once.
@@ -587,10 +611,10 @@ async fn run_all(
     report: &mut RunReport,
 ) -> Result<()> {
     let mut queue = pending.into_iter();
-    let mut running = JoinSet::new();
+    let mut running = Pool::new(jobs);
     let mut failure = None;
     loop {
-        while running.len() < jobs.max(1) && !cancel.is_cancelled() && failure.is_none() {
+        while running.has_room() && !cancel.is_cancelled() && failure.is_none() {
             let Some(p) = queue.next() else { break };
             running.spawn(run_one(Arc::clone(shared), p, cancel.child_token()));
         }
@@ -598,16 +622,12 @@ async fn run_all(
         let Some(joined) = running.join_next().await else {
             break;
         };
-        match joined {
-            Ok(Ok(played)) => report.played += played,
-            Ok(Err(e)) => {
+        match joined.and_then(|r| r) {
+            Ok(played) => report.played += played,
+            Err(e) => {
                 // Stop the others; their finished games are committed.
                 cancel.cancel();
                 failure.get_or_insert(e);
-            }
-            Err(e) => {
-                cancel.cancel();
-                failure.get_or_insert(Error::machine(format!("a tournament task failed: {e}")));
             }
         }
     }
@@ -670,7 +690,7 @@ pub fn leaderboard(totals: &Totals, faults: &[FaultCounts], names: &[String]) ->
 }
 
 /// The leaderboard of a stored heist run.
-pub fn standings(
+fn standings(
     store: &Store,
     _row: &TournamentRow,
     spec: &TournamentSpec,
@@ -725,10 +745,7 @@ pub fn trace_text(program: &BotProgram, view: &CallView<'_>, limits: &Limits) ->
 /// `referee play heist BOT... [--games N] [--seed N] [--rabble N]
 /// [--timeout-ms N] [--names a,b,...] [--trace]`: N games from the initial
 /// state, their log blocks, then the leaderboard.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
-    if args.max_rounds.is_some() {
-        return Err(Error::input("--max-rounds is a meta-ttt option"));
-    }
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     let mut settings = Settings {
         games: Some(1),
         ..Settings::default()
@@ -819,14 +836,14 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<i32> {
         )
         .await;
         let Some(played) = played else {
-            return Ok(crate::app::EXIT_INTERRUPTED);
+            return Ok(Status::Interrupted);
         };
-        crate::app::print_stdout(&played.report.log_block(tournament.names()))?;
+        crate::output::print_stdout(&played.report.log_block(tournament.names()))?;
     }
     let mut totals = Totals::new(names);
     totals.add_tournament(&tournament.credits());
-    crate::app::print_stdout(&totals.table())?;
-    Ok(0)
+    crate::output::print_stdout(&totals.table())?;
+    Ok(Status::Done)
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! `referee check meta-ttt 'CMD'`: the bot's move in five positions, each a
 //! fresh process with the 12 argv entries of the contract.
 
-use super::{quoted, signal_name, Report, Subject};
 use crate::bot::{run_once_checked, OnOverflow};
-use crate::challenges::ChallengeId;
-use crate::cli::CheckArgs;
+use crate::challenge::ChallengeId;
+use crate::check::{quoted, signal_name, Report, Subject};
 use crate::error::{Error, Result};
+use crate::status::Status;
 use game_core::{Ending, Fault};
 use game_meta_ttt::{wire, Call, Game, Illegal, Move, Settings};
 use std::time::Duration;
@@ -78,13 +78,27 @@ fn position(settings: &Settings, calls: &[ScriptedCall]) -> Game {
     game
 }
 
+/// `referee check meta-ttt BOT`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The bot: a quoted command.
+    pub bot: String,
+    /// Per-call time limit in milliseconds (default: the challenge's).
+    #[arg(long, value_name = "MS")]
+    pub timeout_ms: Option<u64>,
+    /// The bot's folder and working directory (default: the current
+    /// directory).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<std::path::PathBuf>,
+}
+
 /// `referee check meta-ttt 'CMD'`.
-pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
+pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status> {
     let settings = Settings {
         timeout_ms: args.timeout_ms.unwrap_or(Settings::default().timeout_ms),
         ..Settings::default()
     };
-    let folder = super::folder_of(&args)?;
+    let folder = crate::check::folder_of(args.cwd.as_deref())?;
     let argv = crate::instructions::split_command(&args.bot).map_err(Error::input)?;
     let mut subject = Subject::prepare(ChallengeId::MetaTtt, folder, argv, Vec::new())?;
     let limits = crate::challenges::meta_ttt::limits(&settings);
@@ -97,7 +111,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<i32> {
         let (outcome, leftovers) =
             run_once_checked(&subject.program, &argv, &limits, OnOverflow::Kill, &cancel).await;
         if outcome.reply.ending == Ending::Cancelled {
-            return Ok(crate::app::EXIT_INTERRUPTED);
+            return Ok(Status::Interrupted);
         }
         report.line(format!("position {n}: {name}"));
         report.line(format!("  arguments: {}", argv.join(" ")));
