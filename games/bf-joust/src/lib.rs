@@ -11,7 +11,7 @@
 //!   ([`Outcome`], cycle count, [`EndReason`]); [`run_match_observed`] adds an
 //!   [`Observer`] called with every tape state; [`run_match_with`] reuses a [`Scratch`].
 //! - **Plan a tournament**: [`Settings::from_pairs`] validates the setting keys
-//!   ([`Settings::KEYS`]); [`plan_matches`]`(&settings, &[Entry], seed) -> Vec<PlannedMatch>`
+//!   ([`SETTINGS`]); [`plan_matches`]`(&settings, &[Entry], seed) -> Vec<PlannedMatch>`
 //!   lists every match with its tape length ([`match_tape_len`], [`match_identity`]).
 //! - **Run many matches**: [`run_plan`] plays a plan on worker threads and
 //!   reports each result to the calling thread; [`run_plan_until`] also
@@ -49,7 +49,7 @@ pub use arena::{
 pub use parallel::{run_plan, run_plan_until};
 pub use parse::{ParseError, ParseErrorKind, Position, MAX_PROGRAM_BYTES};
 pub use program::Program;
-pub use settings::{Settings, TapeLengths};
+pub use settings::{Settings, TapeLengths, SETTINGS};
 pub use tournament::{
     format_scoreboard, match_identity, match_tape_len, pairing_line, plan_matches, standings,
     Entry, PlannedMatch, Standing, DEFAULT_OWNER,

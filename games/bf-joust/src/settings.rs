@@ -1,6 +1,7 @@
 //! The challenge's setting keys (spec §5), with defaults and validation.
 
 use crate::arena::DEFAULT_CYCLES;
+use game_core::SettingInfo;
 
 /// How each match of a pairing gets its tape length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -10,6 +11,32 @@ pub enum TapeLengths {
     /// Every length 10..=30 once (21 matches per pairing).
     All,
 }
+
+/// The settings this challenge accepts, as header keys and as `--KEY` flags,
+/// in the order of §5.
+pub const SETTINGS: &[SettingInfo] = &[
+    SettingInfo {
+        key: "matches-per-pairing",
+        value_name: "N",
+        default: "10",
+        help: "matches per unordered pair (an integer >= 1); ignored with tape-lengths: all",
+        flag: true,
+    },
+    SettingInfo {
+        key: "tape-lengths",
+        value_name: "random|all",
+        default: "random",
+        help: "random: each match draws its length from 10..=30; all: every pairing once on each length (21 matches)",
+        flag: true,
+    },
+    SettingInfo {
+        key: "cycles",
+        value_name: "N",
+        default: "10000",
+        help: "the limit T of cycles per match (an integer >= 1)",
+        flag: true,
+    },
+];
 
 /// Tournament settings, from `instructions.txt` header keys and flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,9 +60,6 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The keys this challenge accepts, as header keys and as `--KEY` flags.
-    pub const KEYS: [&'static str; 3] = ["matches-per-pairing", "tape-lengths", "cycles"];
-
     /// Defaults overridden by `pairs` in order, so header keys followed by
     /// command-line flags give the flags precedence. An unknown key or a bad
     /// value is an error naming the key.
@@ -65,7 +89,7 @@ impl Settings {
             _ => {
                 return Err(format!(
                     "unknown setting '{key}' for bf-joust (known: {})",
-                    Self::KEYS.join(", ")
+                    game_core::settings::known(SETTINGS)
                 ))
             }
         }
@@ -119,6 +143,26 @@ mod tests {
             s.matches_per_pairing(),
             21,
             "all ignores matches-per-pairing"
+        );
+    }
+
+    #[test]
+    fn the_settings_table_matches_set_and_the_defaults() {
+        game_core::settings::check_table(SETTINGS).unwrap();
+        let mut s = Settings {
+            matches_per_pairing: 1,
+            tape_lengths: TapeLengths::All,
+            cycles: 1,
+        };
+        for info in SETTINGS {
+            s.set(info.key, info.default)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.key));
+        }
+        assert_eq!(s, Settings::default());
+        let err = Settings::default().set("seed", "1").unwrap_err();
+        assert_eq!(
+            err,
+            "unknown setting 'seed' for bf-joust (known: matches-per-pairing, tape-lengths, cycles)"
         );
     }
 

@@ -9,6 +9,8 @@
 
 pub mod reply;
 pub mod seed;
+pub mod settings;
 
 pub use reply::{Ending, Fault, FaultCounts, LineRef, LineReply, Reply};
 pub use seed::{game_seed, rng, GameRng};
+pub use settings::SettingInfo;

@@ -4,7 +4,8 @@
 //!
 //! # Public API
 //!
-//! - [`settings`]: [`Settings`] with the defaults of section 1;
+//! - [`settings`]: [`Settings`] with the defaults of section 1, described
+//!   by [`SETTINGS`];
 //!   [`Settings::from_pairs`] validates header lines and flag overrides
 //!   (unknown key: an error string), skipping the shared `challenge` and
 //!   `seed` keys.
@@ -96,7 +97,7 @@ pub use game::{
     ROUND_LIMIT,
 };
 pub use pipeline::{Pipeline, PipelineEvent};
-pub use settings::Settings;
+pub use settings::{Settings, SETTINGS};
 pub use stats::{Aggregate, BotRecord, FailureCounts, FailureEvent, Totals};
 pub use tournament::{
     block_count, block_games, bot_seed, plan_game, play_game, seats_for, PlannedGame, TooFewBots,

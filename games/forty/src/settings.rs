@@ -2,22 +2,71 @@
 //! `key: value` header lines of instructions.txt and of command-line
 //! overrides.
 
+use game_core::SettingInfo;
 use serde::{Deserialize, Serialize};
 
 /// Header keys every challenge shares; the command line handles them, so
 /// [`Settings::from_pairs`] passes over them.
 pub const SHARED_KEYS: [&str; 2] = ["challenge", "seed"];
 
-/// The keys this challenge accepts, in the order of section 1.
-pub const KEYS: [&str; 8] = [
-    "games",
-    "bots-per-game",
-    "timeout-ms",
-    "kill-ms",
-    "max-crashes",
-    "memory-mb",
-    "startup-ms",
-    "concurrency",
+/// The settings this challenge accepts, in the order of section 1.
+pub const SETTINGS: &[SettingInfo] = &[
+    SettingInfo {
+        key: "games",
+        value_name: "N",
+        default: "10000",
+        help: "games in the tournament",
+        flag: true,
+    },
+    SettingInfo {
+        key: "bots-per-game",
+        value_name: "N",
+        default: "8",
+        help: "seats per game (3.1)",
+        flag: false,
+    },
+    SettingInfo {
+        key: "timeout-ms",
+        value_name: "MS",
+        default: "100",
+        help: "time budget of one turn, summed over its decisions",
+        flag: true,
+    },
+    SettingInfo {
+        key: "kill-ms",
+        value_name: "MS",
+        default: "1000",
+        help: "a reply this late past its deadline gets the process killed",
+        flag: false,
+    },
+    SettingInfo {
+        key: "max-crashes",
+        value_name: "N",
+        default: "3",
+        help: "crashes that disqualify a bot",
+        flag: false,
+    },
+    SettingInfo {
+        key: "memory-mb",
+        value_name: "MB",
+        default: "500",
+        help: "memory limit per bot process",
+        flag: false,
+    },
+    SettingInfo {
+        key: "startup-ms",
+        value_name: "MS",
+        default: "10000",
+        help: "from spawn to the handshake reply",
+        flag: false,
+    },
+    SettingInfo {
+        key: "concurrency",
+        value_name: "N",
+        default: "2048",
+        help: "games in flight at once (speed only)",
+        flag: false,
+    },
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,12 +137,7 @@ impl Settings {
             "memory-mb" => self.memory_mb = number(key, value, 1)?,
             "startup-ms" => self.startup_ms = number(key, value, 1)?,
             "concurrency" => self.concurrency = number(key, value, 1)?,
-            _ => {
-                return Err(format!(
-                    "unknown setting `{key}` for forty (known: {})",
-                    KEYS.join(", ")
-                ))
-            }
+            _ => return Err(game_core::settings::unknown_setting(key, "forty", SETTINGS)),
         }
         Ok(())
     }
@@ -176,6 +220,37 @@ mod tests {
             let err = Settings::from_pairs([(k, v)]).unwrap_err();
             assert!(err.contains(k), "{k}={v}: {err}");
         }
+    }
+
+    #[test]
+    fn the_settings_table_matches_set_pairs_and_the_defaults() {
+        game_core::settings::check_table(SETTINGS).unwrap();
+        let mut s = Settings {
+            games: 1,
+            bots_per_game: 2,
+            timeout_ms: 1,
+            kill_ms: 0,
+            max_crashes: 1,
+            memory_mb: 1,
+            startup_ms: 1,
+            concurrency: 1,
+        };
+        for info in SETTINGS {
+            s.set(info.key, info.default)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.key));
+        }
+        assert_eq!(s, Settings::default());
+        let table: Vec<_> = SETTINGS
+            .iter()
+            .map(|i| (i.key, i.default.to_string()))
+            .collect();
+        assert_eq!(Settings::default().pairs(), table);
+        let err = Settings::default().set("seed", "1").unwrap_err();
+        assert_eq!(
+            err,
+            "unknown setting `seed` for forty (known: games, bots-per-game, timeout-ms, \
+             kill-ms, max-crashes, memory-mb, startup-ms, concurrency)"
+        );
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! # Public API
 //!
-//! - Settings: [`Settings`] (defaults of section 1, [`Settings::apply`] /
+//! - Settings: [`Settings`] (defaults of section 1, described by
+//!   [`SETTINGS`]; [`Settings::apply`] /
 //!   [`Settings::from_pairs`] for header keys, unknown key = error string),
 //!   [`Interface`] (`io` / `exit-code`, [`Interface::parse`] for bot.toml),
 //!   and the constants [`STARTUP_GRACE_MS`], [`END_GRACE_MS`],
@@ -96,7 +97,7 @@ pub use outcome_table::{clash, Clash};
 pub use schedule::{assign_ids, pairs, pass_order, round_schedule, Dispatcher, DuelId};
 pub use scoreboard::{final_table, ranking, round_board, round_columns, standings_csv, BotRecord};
 pub use settings::{
-    Interface, Settings, END_GRACE_MS, KEYS, MAX_TURNS, MAX_WHITESPACE, SHARED_KEYS,
+    Interface, Settings, END_GRACE_MS, MAX_TURNS, MAX_WHITESPACE, SETTINGS, SHARED_KEYS,
     STARTUP_GRACE_MS,
 };
 pub use tournament::{Elimination, Round, Standing, Tournament};

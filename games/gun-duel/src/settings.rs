@@ -1,5 +1,6 @@
 //! Settings of a gun-duel tournament (section 1) and the per-bot interface.
 
+use game_core::SettingInfo;
 use serde::{Deserialize, Serialize};
 
 /// How a bot is spoken to.
@@ -37,8 +38,37 @@ impl Interface {
 /// the gun-duel validator lets them through untouched.
 pub const SHARED_KEYS: [&str; 2] = ["challenge", "seed"];
 
-/// The challenge's own header keys.
-pub const KEYS: [&str; 4] = ["duels-per-pair", "turns", "timeout-ms", "interface"];
+/// The challenge's own settings (header keys), in the order of section 1.
+pub const SETTINGS: &[SettingInfo] = &[
+    SettingInfo {
+        key: "duels-per-pair",
+        value_name: "N",
+        default: "100",
+        help: "duels per pair of live bots per round",
+        flag: false,
+    },
+    SettingInfo {
+        key: "turns",
+        value_name: "N",
+        default: "100",
+        help: "turn limit of a duel; reaching it is a draw",
+        flag: false,
+    },
+    SettingInfo {
+        key: "timeout-ms",
+        value_name: "MS",
+        default: "1000",
+        help: "wall-clock limit per move",
+        flag: true,
+    },
+    SettingInfo {
+        key: "interface",
+        value_name: "io|exit-code",
+        default: "io",
+        help: "interface of bots whose bot.toml sets none",
+        flag: false,
+    },
+];
 
 /// Above this many turns a history argument of interface 1 could exceed the
 /// kernel's limit on one argv entry (128 KiB), so the run would fail to start.
@@ -106,7 +136,7 @@ impl Settings {
             other => {
                 return Err(format!(
                     "unknown gun-duel setting `{other}` (known: {})",
-                    KEYS.join(", ")
+                    game_core::settings::known(SETTINGS)
                 ))
             }
         }
@@ -179,6 +209,27 @@ mod tests {
             let err = Settings::from_pairs([(k, v)]).expect_err("bad value");
             assert!(err.contains(v) || v.is_empty(), "{err}");
         }
+    }
+
+    #[test]
+    fn the_settings_table_matches_apply_and_the_defaults() {
+        game_core::settings::check_table(SETTINGS).unwrap();
+        let mut s = Settings {
+            duels_per_pair: 1,
+            turns: 1,
+            timeout_ms: 1,
+            interface: Interface::ExitCode,
+        };
+        for info in SETTINGS {
+            s.apply(info.key, info.default)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.key));
+        }
+        assert_eq!(s, Settings::default());
+        let err = Settings::default().apply("games", "1").unwrap_err();
+        assert_eq!(
+            err,
+            "unknown gun-duel setting `games` (known: duels-per-pair, turns, timeout-ms, interface)"
+        );
     }
 
     #[test]

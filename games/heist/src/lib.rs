@@ -7,7 +7,8 @@
 //! # Public API
 //!
 //! - [`Settings`]: `games`, `tournaments`, `timeout-ms`, `rabble`, `seed`,
-//!   with defaults; [`Settings::from_pairs`] validates header lines and
+//!   with defaults ([`SETTINGS`] describes each); [`Settings::from_pairs`]
+//!   validates header lines and
 //!   [`Settings::set`] applies one key (a command-line flag overrides).
 //! - [`Tournament`]: every player's persistent state. Create it with
 //!   [`Tournament::for_run`] (settings, bot names, master seed, tournament
@@ -112,7 +113,7 @@ pub use dice::Dice;
 pub use game::{AnswerError, BotResult, Game, GameReport, Request, Unfinished};
 pub use log::GameLog;
 pub use player::{Player, Seat};
-pub use settings::Settings;
+pub use settings::{Settings, SETTINGS};
 pub use standings::{results_table, Standing, Totals};
 pub use tournament::{game_dice, game_stream_seed, games_in_tournament, Tournament};
 pub use wire::{Action, Args, Round};

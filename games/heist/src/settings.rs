@@ -1,6 +1,8 @@
 //! The challenge's settings (§1): header keys of instructions.txt, which
 //! command-line flags then override.
 
+use game_core::SettingInfo;
+
 /// Largest rabble pool accepted: far above the post's 500, low enough that a
 /// typo cannot exhaust memory.
 pub const MAX_RABBLE: usize = 1_000_000;
@@ -33,8 +35,46 @@ impl Default for Settings {
     }
 }
 
-/// The keys [`Settings::set`] accepts.
-pub const KEYS: [&str; 5] = ["games", "tournaments", "timeout-ms", "rabble", "seed"];
+/// The settings [`Settings::set`] accepts, in the order of §1. `seed` is
+/// among them but has no flag of its own here: `--seed` is every
+/// challenge's.
+pub const SETTINGS: &[SettingInfo] = &[
+    SettingInfo {
+        key: "games",
+        value_name: "N",
+        default: "1000-1100, drawn",
+        help: "games per tournament (default: drawn uniformly from 1000..=1100 per tournament)",
+        flag: true,
+    },
+    SettingInfo {
+        key: "tournaments",
+        value_name: "N",
+        default: "1",
+        help: "independent tournaments; a bot's score is the sum over them",
+        flag: true,
+    },
+    SettingInfo {
+        key: "timeout-ms",
+        value_name: "MS",
+        default: "5000",
+        help: "wall-clock limit for each bot call",
+        flag: true,
+    },
+    SettingInfo {
+        key: "rabble",
+        value_name: "N",
+        default: "500",
+        help: "size of the rabble pool (the post fixes 500; other values are for tests)",
+        flag: true,
+    },
+    SettingInfo {
+        key: "seed",
+        value_name: "N",
+        default: "random, recorded",
+        help: "master seed (default: picked at random and recorded in the database)",
+        flag: false,
+    },
+];
 
 impl Settings {
     /// Settings from header `key: value` pairs over the defaults. An unknown
@@ -83,9 +123,8 @@ impl Settings {
             }
             "seed" => self.seed = Some(number(key, value)?),
             other => {
-                return Err(format!(
-                    "unknown setting `{other}` for heist (known: {})",
-                    KEYS.join(", ")
+                return Err(game_core::settings::unknown_setting(
+                    other, "heist", SETTINGS,
                 ))
             }
         }
@@ -172,6 +211,37 @@ mod tests {
     fn repeated_key_and_other_challenge_are_errors() {
         assert!(Settings::from_pairs([("games", "1"), ("games", "2")]).is_err());
         assert!(Settings::from_pairs([("challenge", "forty")]).is_err());
+    }
+
+    #[test]
+    fn the_settings_table_matches_set_and_the_defaults() {
+        game_core::settings::check_table(SETTINGS).unwrap();
+        // `games` and `seed` default to a draw, not to a value `set` could
+        // take: their default text only describes the draw. Setting either
+        // must still be accepted.
+        let drawn = ["games", "seed"];
+        let mut s = Settings {
+            games: None,
+            tournaments: 2,
+            timeout_ms: 1,
+            rabble: 1,
+            seed: None,
+        };
+        for info in SETTINGS {
+            if drawn.contains(&info.key) {
+                assert!(info.default.parse::<u64>().is_err(), "{}", info.key);
+                Settings::default().set(info.key, "7").unwrap();
+                continue;
+            }
+            s.set(info.key, info.default)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.key));
+        }
+        assert_eq!(s, Settings::default());
+        let err = Settings::default().set("challenge", "heist").unwrap_err();
+        assert_eq!(
+            err,
+            "unknown setting `challenge` for heist (known: games, tournaments, timeout-ms, rabble, seed)"
+        );
     }
 
     #[test]

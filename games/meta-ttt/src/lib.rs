@@ -25,4 +25,4 @@ pub mod standings;
 pub mod wire;
 
 pub use rules::{Call, End, Game, GameRecord, Illegal, Mark, Move};
-pub use settings::Settings;
+pub use settings::{Settings, SETTINGS};

@@ -1,5 +1,7 @@
 //! The challenge's setting keys and their defaults.
 
+use game_core::SettingInfo;
+
 /// Settings of a meta-ttt tournament or game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {
@@ -18,8 +20,24 @@ impl Default for Settings {
     }
 }
 
-/// The header keys this challenge understands (besides the shared `challenge` and `seed`).
-pub const KEYS: &[&str] = &["timeout-ms", "max-rounds"];
+/// The settings this challenge understands (besides the shared `challenge`
+/// and `seed`), in the order of the spec's instructions.txt section.
+pub const SETTINGS: &[SettingInfo] = &[
+    SettingInfo {
+        key: "timeout-ms",
+        value_name: "MS",
+        default: "1000",
+        help: "wall-clock limit of one call, from spawn to exit",
+        flag: true,
+    },
+    SettingInfo {
+        key: "max-rounds",
+        value_name: "N",
+        default: "250",
+        help: "calls after which the game ends on the round limit",
+        flag: false,
+    },
+];
 
 impl Settings {
     /// Applies one `key: value` setting. The error names what is wrong; the
@@ -60,5 +78,21 @@ mod tests {
         assert!(s.set("max-rounds", "0").is_err());
         assert!(s.set("timeout-ms", "fast").is_err());
         assert!(s.set("games", "3").unwrap_err().contains("unknown setting"));
+    }
+
+    #[test]
+    fn the_settings_table_matches_set_and_the_defaults() {
+        game_core::settings::check_table(SETTINGS).unwrap();
+        let mut s = Settings {
+            timeout_ms: 1,
+            max_rounds: 1,
+        };
+        for info in SETTINGS {
+            s.set(info.key, info.default)
+                .unwrap_or_else(|e| panic!("{}: {e}", info.key));
+        }
+        assert_eq!(s, Settings::default());
+        assert!(game_core::settings::find(SETTINGS, "seed").is_none());
+        assert!(Settings::default().set("seed", "1").is_err());
     }
 }
