@@ -204,7 +204,7 @@ async fn run_pass(
     let overrides = Overrides {
         challenge: args.challenge,
         seed: args.seed,
-        flags: args.setting_flags(),
+        flags: args.setting_flags.0.clone(),
         settings: args.settings.clone(),
     };
     let resolved = config::resolve(&path, &overrides)?;

@@ -52,6 +52,9 @@ pub struct ChallengeInfo {
     /// divided by this, so bot processes never outnumber cores.
     pub bots_thinking_per_game: usize,
     pub seed: SeedDefault,
+    /// The challenge's settings (header keys and `--set` keys), from its
+    /// game crate: flags, `--help` and docs derive from this table.
+    pub settings: &'static [game_core::SettingInfo],
 }
 
 impl ChallengeInfo {

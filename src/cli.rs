@@ -2,6 +2,7 @@
 
 use crate::challenge::ChallengeId;
 use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
+use crate::setting_flags::SettingFlags;
 use crate::standings::Format;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -13,7 +14,12 @@ use std::path::PathBuf;
 /// normal), 1 when the machine prevented it, 2 for bad input (instructions,
 /// bot.toml, arguments), 130 when interrupted.
 #[derive(Debug, Parser)]
-#[command(name = "referee", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "referee",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_long_help = crate::setting_flags::settings_help()
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -33,6 +39,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a tournament, or resume it where it stopped (the default command).
+    #[command(after_long_help = crate::setting_flags::settings_help())]
     Run(RunArgs),
     /// Run what is missing, then keep watching the tournament folder: a new or
     /// changed bot folder is built and its games played; stops on SIGTERM.
@@ -68,49 +75,12 @@ pub struct RunArgs {
     /// Refuse to run unless every sandbox protection can be applied.
     #[arg(long)]
     pub require_sandbox: bool,
-    /// A challenge setting, overriding its header key (repeatable).
+    /// A challenge setting, overriding its header key (repeatable). A
+    /// setting's own flag (below) beats it.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::config::parse_set)]
     pub settings: Vec<(String, String)>,
-    /// Same as `--set timeout-ms=N`.
-    #[arg(long, value_name = "N")]
-    pub timeout_ms: Option<u64>,
-    /// Same as `--set games=N` (heist, forty).
-    #[arg(long, value_name = "N")]
-    pub games: Option<u32>,
-    /// Same as `--set tournaments=N` (heist).
-    #[arg(long, value_name = "N")]
-    pub tournaments: Option<u32>,
-    /// Same as `--set rabble=N` (heist).
-    #[arg(long, value_name = "N")]
-    pub rabble: Option<usize>,
-    /// Same as `--set matches-per-pairing=N` (bf-joust).
-    #[arg(long, value_name = "N")]
-    pub matches_per_pairing: Option<String>,
-    /// Same as `--set tape-lengths=random|all` (bf-joust).
-    #[arg(long, value_name = "random|all")]
-    pub tape_lengths: Option<String>,
-    /// Same as `--set cycles=N` (bf-joust).
-    #[arg(long, value_name = "N")]
-    pub cycles: Option<String>,
-}
-
-impl RunArgs {
-    /// The challenge settings given as their own flags, as `(key, value)`.
-    /// They are applied after `--set`, so they win.
-    pub fn setting_flags(&self) -> Vec<(String, String)> {
-        [
-            ("timeout-ms", self.timeout_ms.map(|v| v.to_string())),
-            ("games", self.games.map(|v| v.to_string())),
-            ("tournaments", self.tournaments.map(|v| v.to_string())),
-            ("rabble", self.rabble.map(|v| v.to_string())),
-            ("matches-per-pairing", self.matches_per_pairing.clone()),
-            ("tape-lengths", self.tape_lengths.clone()),
-            ("cycles", self.cycles.clone()),
-        ]
-        .into_iter()
-        .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
-        .collect()
-    }
+    #[command(flatten)]
+    pub setting_flags: SettingFlags,
 }
 
 /// `referee play CHALLENGE ...`: each challenge with its own options.

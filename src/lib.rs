@@ -20,6 +20,7 @@ pub mod prepare;
 pub mod progress;
 pub mod results;
 pub mod session;
+pub mod setting_flags;
 pub mod standings;
 pub mod status;
 pub mod tournament;

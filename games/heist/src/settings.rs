@@ -43,7 +43,7 @@ pub const SETTINGS: &[SettingInfo] = &[
         key: "games",
         value_name: "N",
         default: "1000-1100, drawn",
-        help: "games per tournament (default: drawn uniformly from 1000..=1100 per tournament)",
+        help: "games per tournament (drawn anew for each tournament when not set)",
         flag: true,
     },
     SettingInfo {

@@ -44,6 +44,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bot_kind: BotKind::ProgramFile { extension: "bf" },
     bots_thinking_per_game: 1,
     seed: SeedDefault::Zero,
+    settings: bf::SETTINGS,
 };
 
 impl Challenge for BfJoust {

@@ -68,6 +68,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bot_kind: BotKind::Process,
     bots_thinking_per_game: 1,
     seed: SeedDefault::Zero,
+    settings: game_forty::SETTINGS,
 };
 
 impl Challenge for Forty {

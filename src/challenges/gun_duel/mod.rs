@@ -64,6 +64,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     // A duel asks both bots at once.
     bots_thinking_per_game: 2,
     seed: SeedDefault::Zero,
+    settings: game_gun_duel::SETTINGS,
 };
 
 impl Challenge for GunDuel {

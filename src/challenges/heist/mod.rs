@@ -55,6 +55,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bot_kind: BotKind::Process,
     bots_thinking_per_game: 1,
     seed: SeedDefault::DrawAndRecord,
+    settings: game_heist::SETTINGS,
 };
 
 impl Challenge for Heist {

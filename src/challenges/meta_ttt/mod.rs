@@ -110,6 +110,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bot_kind: BotKind::Process,
     bots_thinking_per_game: 1,
     seed: SeedDefault::Zero,
+    settings: game_meta_ttt::SETTINGS,
 };
 
 impl Challenge for MetaTtt {
