@@ -12,7 +12,7 @@ pub mod check;
 pub mod play;
 
 pub use check::CheckArgs;
-pub use play::PlayArgs;
+pub use play::{play, PlayArgs};
 
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, Loaded, RunContext, SeedDefault,
@@ -21,15 +21,13 @@ use crate::error::{Error, Result};
 use crate::results::{GameRow, Store, TournamentRow};
 use crate::session::Session;
 use crate::standings::{Format, Leaderboard, Row};
-use crate::status::Status;
 use crate::tournament::{RunReport, TournamentSpec};
 use game_bf_joust as bf;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
-use tokio_util::sync::CancellationToken;
 
 /// Most matches committed in one transaction. Batches form by themselves:
 /// while one commits, the engine's next results queue up.
@@ -410,87 +408,6 @@ fn standings(store: &Store, spec: &TournamentSpec, format: Format) -> Result<Str
         Format::Json => leaderboard(&rows).to_json(),
         Format::Csv => leaderboard(&rows).to_csv(),
     })
-}
-
-/// `referee play bf-joust LEFT.bf RIGHT.bf`: one match (spec §6).
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
-    if args.bots.len() != 2 {
-        return Err(Error::input(format!(
-            "bf-joust is played by 2 programs (LEFT.bf RIGHT.bf), not {}",
-            args.bots.len()
-        )));
-    }
-    let tape_len = match args.tape_len {
-        Some(n) => usize::try_from(n)
-            .ok()
-            .filter(|n| (bf::MIN_TAPE_LEN..=bf::MAX_TAPE_LEN).contains(n))
-            .ok_or_else(|| {
-                Error::input(format!(
-                    "--tape-len must be from {} to {}, not {n}",
-                    bf::MIN_TAPE_LEN,
-                    bf::MAX_TAPE_LEN
-                ))
-            })?,
-        None => bf::play_tape_len(args.seed.unwrap_or_else(rand::random)),
-    };
-    let cycles = args.cycles.unwrap_or(bf::DEFAULT_CYCLES);
-    let mut programs = Vec::with_capacity(2);
-    let mut invalid = false;
-    for path in &args.bots {
-        let bytes = read_program(Path::new(path))
-            .map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
-        match bf::Program::parse(&bytes) {
-            Ok(p) => programs.push(p),
-            Err(e) => {
-                // The spec's one-line message, which names the file itself.
-                eprintln!("{}", e.with_file(path));
-                invalid = true;
-            }
-        }
-    }
-    let (Some(right), Some(left), false) = (programs.pop(), programs.pop(), invalid) else {
-        return Ok(Status::BadInput);
-    };
-    let names = [bf::bot_name(&args.bots[0]), bf::bot_name(&args.bots[1])];
-
-    // On its own thread, so a long match (any --cycles is allowed) neither
-    // blocks the runtime nor outlives an interrupt.
-    let (done, finished) = tokio::sync::oneshot::channel();
-    std::thread::Builder::new()
-        .name("bf-joust-play".into())
-        .spawn(move || {
-            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            let mut failed: Option<std::io::Error> = None;
-            bf::play(
-                &names[0],
-                &names[1],
-                &left,
-                &right,
-                tape_len,
-                cycles,
-                args.trace,
-                |line| {
-                    if failed.is_none() {
-                        failed = writeln!(out, "{line}").err();
-                    }
-                },
-            );
-            if failed.is_none() {
-                failed = out.flush().err();
-            }
-            let _ = done.send(failed);
-        })
-        .map_err(|e| Error::machine(format!("cannot start the match thread: {e}")))?;
-    tokio::select! {
-        failed = finished => match failed {
-            // A reader that stopped early (`| head`) is not a failure.
-            Ok(None) => Ok(Status::Done),
-            Ok(Some(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Status::Done),
-            Ok(Some(e)) => Err(Error::machine(format!("cannot write to stdout: {e}"))),
-            Err(_) => Err(Error::machine("the match thread failed")),
-        },
-        () = cancel.cancelled() => Ok(Status::Interrupted),
-    }
 }
 
 #[cfg(test)]

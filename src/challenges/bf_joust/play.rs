@@ -1,5 +1,12 @@
 //! `referee play bf-joust`: its options.
 
+use super::read_program;
+use crate::error::{Error, Result};
+use crate::status::Status;
+use game_bf_joust as bf;
+use std::io::Write;
+use std::path::Path;
+use tokio_util::sync::CancellationToken;
 /// `referee play bf-joust LEFT.bf RIGHT.bf`: one match, cycle by cycle.
 #[derive(Debug, clap::Args)]
 pub struct PlayArgs {
@@ -18,4 +25,85 @@ pub struct PlayArgs {
     /// The cycle limit (default 10000; 0 ends the match at once).
     #[arg(long, value_name = "N")]
     pub cycles: Option<u64>,
+}
+
+/// `referee play bf-joust LEFT.bf RIGHT.bf`: one match (spec §6).
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
+    if args.bots.len() != 2 {
+        return Err(Error::input(format!(
+            "bf-joust is played by 2 programs (LEFT.bf RIGHT.bf), not {}",
+            args.bots.len()
+        )));
+    }
+    let tape_len = match args.tape_len {
+        Some(n) => usize::try_from(n)
+            .ok()
+            .filter(|n| (bf::MIN_TAPE_LEN..=bf::MAX_TAPE_LEN).contains(n))
+            .ok_or_else(|| {
+                Error::input(format!(
+                    "--tape-len must be from {} to {}, not {n}",
+                    bf::MIN_TAPE_LEN,
+                    bf::MAX_TAPE_LEN
+                ))
+            })?,
+        None => bf::play_tape_len(args.seed.unwrap_or_else(rand::random)),
+    };
+    let cycles = args.cycles.unwrap_or(bf::DEFAULT_CYCLES);
+    let mut programs = Vec::with_capacity(2);
+    let mut invalid = false;
+    for path in &args.bots {
+        let bytes = read_program(Path::new(path))
+            .map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
+        match bf::Program::parse(&bytes) {
+            Ok(p) => programs.push(p),
+            Err(e) => {
+                // The spec's one-line message, which names the file itself.
+                eprintln!("{}", e.with_file(path));
+                invalid = true;
+            }
+        }
+    }
+    let (Some(right), Some(left), false) = (programs.pop(), programs.pop(), invalid) else {
+        return Ok(Status::BadInput);
+    };
+    let names = [bf::bot_name(&args.bots[0]), bf::bot_name(&args.bots[1])];
+
+    // On its own thread, so a long match (any --cycles is allowed) neither
+    // blocks the runtime nor outlives an interrupt.
+    let (done, finished) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("bf-joust-play".into())
+        .spawn(move || {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            let mut failed: Option<std::io::Error> = None;
+            bf::play(
+                &names[0],
+                &names[1],
+                &left,
+                &right,
+                tape_len,
+                cycles,
+                args.trace,
+                |line| {
+                    if failed.is_none() {
+                        failed = writeln!(out, "{line}").err();
+                    }
+                },
+            );
+            if failed.is_none() {
+                failed = out.flush().err();
+            }
+            let _ = done.send(failed);
+        })
+        .map_err(|e| Error::machine(format!("cannot start the match thread: {e}")))?;
+    tokio::select! {
+        failed = finished => match failed {
+            // A reader that stopped early (`| head`) is not a failure.
+            Ok(None) => Ok(Status::Done),
+            Ok(Some(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Status::Done),
+            Ok(Some(e)) => Err(Error::machine(format!("cannot write to stdout: {e}"))),
+            Err(_) => Err(Error::machine("the match thread failed")),
+        },
+        () = cancel.cancelled() => Ok(Status::Interrupted),
+    }
 }

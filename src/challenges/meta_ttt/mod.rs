@@ -4,7 +4,7 @@ pub mod check;
 pub mod play;
 
 pub use check::CheckArgs;
-pub use play::PlayArgs;
+pub use play::{play, PlayArgs};
 
 use crate::bot::{run_once, BotLog, BotProgram, Limits};
 use crate::challenge::{
@@ -14,15 +14,12 @@ use crate::error::{Error, Result};
 use crate::results::{Store, TournamentRow};
 use crate::session::Session;
 use crate::standings::{competition_ranks, Format, Leaderboard, Row};
-use crate::status::Status;
 use crate::tournament::round_robin::{GamePlan, PlannedGame, Played};
 use crate::tournament::{RunReport, TournamentSpec};
 use game_core::Reply;
 use game_meta_ttt::{render, standings, wire, Call, Game, GameRecord, Settings};
-use referee_sandbox::Confinement;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -358,87 +355,4 @@ fn standings(
         Format::Json => leaderboard(spec, &totals).to_json(),
         Format::Csv => leaderboard(spec, &totals).to_csv(),
     })
-}
-
-/// `referee play meta-ttt 'CMD_X' 'CMD_O'`: the transcript of one game.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
-    if args.bots.len() != 2 {
-        return Err(Error::input(format!(
-            "meta-ttt is played by 2 bots ('CMD_X' 'CMD_O'), not {}",
-            args.bots.len()
-        )));
-    }
-    let mut settings = Settings::default();
-    if let Some(t) = args.timeout_ms {
-        settings
-            .set("timeout-ms", &t.to_string())
-            .map_err(Error::input)?;
-    }
-    if let Some(r) = args.max_rounds {
-        settings
-            .set("max-rounds", &r.to_string())
-            .map_err(Error::input)?;
-    }
-    let cwd = match &args.cwd {
-        Some(d) => d.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
-    };
-    let mut programs = Vec::new();
-    for (label, cmd) in ["X", "O"].iter().zip(&args.bots) {
-        let argv = crate::instructions::split_command(cmd)
-            .map_err(|m| Error::input(format!("{label}: {m}")))?;
-        // No per-bot folders in this mode: both bots share DIR.
-        programs.push(BotProgram {
-            name: label.to_string(),
-            argv,
-            cwd: cwd.clone(),
-            folder: cwd.clone(),
-            confinement: Confinement::minimal(),
-            env: Vec::new(),
-        });
-    }
-    let log = BotLog::discard();
-    let result = play_game(
-        [&programs[0], &programs[1]],
-        [&log, &log],
-        &settings,
-        "play",
-        &cancel,
-        |view| {
-            let round = view.game.calls();
-            let mark = view.game.to_move().other();
-            let text = match view.verdict {
-                Ok(mv) => format!(
-                    "{}\n\n{}\n",
-                    render::legal_line(round, mark, mv),
-                    render::picture(view.game)
-                ),
-                Err(reason) => format!(
-                    "{}\n",
-                    render::illegal_line(round, mark, reason, &view.reply.stdout)
-                ),
-            };
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
-        },
-    )
-    .await;
-    let Some((game, _)) = result else {
-        return Ok(Status::Interrupted);
-    };
-    let record = game.record();
-    let mut end = format!("{}\n", render::result_line(&game));
-    for (i, (label, cmd)) in ["X", "O"].iter().zip(&args.bots).enumerate() {
-        let wins = u64::from(record.winner.map(|w| w.index()) == Some(i));
-        end.push_str(&render::bot_line(
-            label,
-            cmd,
-            wins,
-            u64::from(record.illegal[i]),
-            record.points[i],
-        ));
-        end.push('\n');
-    }
-    crate::output::print_stdout(&end)?;
-    Ok(Status::Done)
 }
