@@ -100,6 +100,41 @@ pub fn settings_help() -> String {
     out
 }
 
+/// Every challenge's settings as Markdown tables: `docs/settings.md`, which
+/// a test keeps equal to this.
+pub fn settings_markdown() -> String {
+    let mut out = String::from(
+        "# Challenge settings\n\n\
+         Generated from each challenge's settings table (`SETTINGS` in its\n\
+         `games/<id>` crate); a test keeps this file equal to it. A setting is\n\
+         a `KEY: VALUE` header line of instructions.txt or `--set KEY=VALUE`;\n\
+         a setting marked *flag* also has its own `--KEY VALUE` flag, which\n\
+         beats `--set`, which beats the header. The seed is every challenge's\n\
+         `seed:` line or `--seed`.\n",
+    );
+    for id in ChallengeId::ALL {
+        let info = id.info();
+        out.push_str(&format!(
+            "\n## {}\n\n| key | default | flag | meaning |\n|---|---|---|---|\n",
+            info.name
+        ));
+        for s in info.settings.iter().filter(|s| s.key != "seed") {
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} |\n",
+                s.key,
+                s.default,
+                if s.flag {
+                    format!("`--{} {}`", s.key, s.value_name.replace('|', "\\|"))
+                } else {
+                    String::new()
+                },
+                s.help.replace('|', "\\|")
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +177,22 @@ mod tests {
         );
         assert!(Probe::try_parse_from(["x", "--max-rounds", "3"]).is_err());
         assert_eq!(Probe::try_parse_from(["x"]).unwrap().flags.0, vec![]);
+    }
+
+    /// `UPDATE_DOCS=1 cargo test -p referee --lib settings_doc` rewrites
+    /// the file (the filter matches this test's name).
+    #[test]
+    fn settings_doc_is_generated_from_the_tables() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/settings.md");
+        let want = settings_markdown();
+        if std::env::var_os("UPDATE_DOCS").is_some() {
+            std::fs::write(&path, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "docs/settings.md is out of date: run UPDATE_DOCS=1 cargo test -p referee --lib settings_doc"
+        );
     }
 
     #[test]
