@@ -2,8 +2,11 @@
 //! ([`ChallengeInfo`]) and what the referee asks of it ([`Challenge`]).
 //!
 //! [`ChallengeId::get`] is the only `match` on challenge ids. Everything
-//! else asks the trait object or reads the info, so adding a challenge is a
-//! compiler-checked change (ARCHITECTURE.md, "Adding a challenge").
+//! else asks the trait object or reads the info. Adding a challenge
+//! (ARCHITECTURE.md, "Adding a challenge"): the compiler asks for the
+//! `get` arm and the `play`/`check` dispatch arms in `app.rs`; the tests
+//! below ask for the `play`/`check` subcommands in `cli.rs` and the sandbox
+//! policy.
 
 use crate::bot::{BotLog, BotProgram};
 use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
@@ -146,13 +149,11 @@ pub enum ChallengeId {
 }
 
 impl ChallengeId {
-    pub const ALL: [ChallengeId; 5] = [
-        ChallengeId::MetaTtt,
-        ChallengeId::BfJoust,
-        ChallengeId::Heist,
-        ChallengeId::Forty,
-        ChallengeId::GunDuel,
-    ];
+    /// Every challenge, in declaration order (clap's list, so a new
+    /// variant is in it without another edit).
+    pub fn all() -> &'static [ChallengeId] {
+        <ChallengeId as clap::ValueEnum>::value_variants()
+    }
 
     /// The challenge itself. The only `match` on challenge ids.
     pub fn get(self) -> &'static dyn Challenge {
@@ -174,7 +175,7 @@ impl ChallengeId {
     }
 
     pub fn parse(s: &str) -> Option<ChallengeId> {
-        Self::ALL.into_iter().find(|c| c.name() == s)
+        Self::all().iter().copied().find(|c| c.name() == s)
     }
 }
 
@@ -190,7 +191,7 @@ mod tests {
 
     #[test]
     fn every_id_gets_its_own_challenge() {
-        for id in ChallengeId::ALL {
+        for &id in ChallengeId::all() {
             assert_eq!(id.info().id, id, "{id:?}");
             assert_eq!(ChallengeId::parse(id.name()), Some(id));
             // The clap name is the stored name.
@@ -201,8 +202,30 @@ mod tests {
     }
 
     #[test]
+    fn every_challenge_has_play_and_check_subcommands_and_a_sandbox_policy() {
+        use clap::CommandFactory;
+        let cli = crate::cli::Cli::command();
+        for sub in ["play", "check"] {
+            let cmd = cli.find_subcommand(sub).unwrap();
+            let names: Vec<&str> = cmd.get_subcommands().map(|c| c.get_name()).collect();
+            for &id in ChallengeId::all() {
+                assert!(names.contains(&id.name()), "referee {sub} {id}");
+            }
+            assert_eq!(names.len(), ChallengeId::all().len(), "{names:?}");
+        }
+        // Bots that are processes run confined under their challenge's policy.
+        for &id in ChallengeId::all() {
+            let needed = id.info().runs_processes();
+            assert!(
+                !needed || referee_sandbox::Policy::named(id.name()).is_ok(),
+                "{id}"
+            );
+        }
+    }
+
+    #[test]
     fn default_jobs_keep_bot_processes_within_the_cores() {
-        for id in ChallengeId::ALL {
+        for &id in ChallengeId::all() {
             let info = id.info();
             for cores in 1..9 {
                 let jobs = info.default_jobs(cores);

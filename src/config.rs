@@ -53,7 +53,7 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
     let challenge = match (instructions.header("challenge"), over.challenge) {
         (Some(h), flag) => {
             let named = ChallengeId::parse(&h.value).ok_or_else(|| {
-                let known: Vec<_> = ChallengeId::ALL.iter().map(|c| c.name()).collect();
+                let known: Vec<_> = ChallengeId::all().iter().map(|c| c.name()).collect();
                 Error::input_at(
                     file,
                     h.line,

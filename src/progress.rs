@@ -85,11 +85,6 @@ impl Progress {
     pub fn start(&self, total: usize, already_done: usize) {
         self.total.store(total, Ordering::Relaxed);
         self.done.store(already_done, Ordering::Relaxed);
-        if already_done > 0 {
-            self.say(&format!(
-                "resuming: {already_done} of {total} games already in the results database"
-            ));
-        }
         if self.quiet || !self.terminal || already_done >= total {
             return;
         }

@@ -11,7 +11,7 @@
 //! session.start_progress(total, already_done);    // the resume line, the bar
 //! let recorder = session.recorder();              // one clone per task
 //! recorder.commit(rows, None).await?;             // durable before reported
-//! session.finish(&report).await?;                 // last lap, writer joined
+//! session.finish(played_any, interrupted).await?; // last lap, writer joined
 //! ```
 
 use crate::error::{Error, Result};

@@ -21,7 +21,7 @@ struct Flag {
 /// Every flagged setting of every challenge, once per key.
 fn flags() -> Vec<Flag> {
     let mut flags: Vec<Flag> = Vec::new();
-    for id in ChallengeId::ALL {
+    for &id in ChallengeId::all() {
         let info = id.info();
         for s in info.settings.iter().filter(|s| s.flag) {
             match flags.iter_mut().find(|f| f.key == s.key) {
@@ -58,7 +58,7 @@ impl FromArgMatches for SettingFlags {
 impl Args for SettingFlags {
     fn augment_args(mut cmd: Command) -> Command {
         for flag in flags() {
-            let all = flag.challenges.len() == ChallengeId::ALL.len();
+            let all = flag.challenges.len() == ChallengeId::all().len();
             let which = if all {
                 String::new()
             } else {
@@ -86,7 +86,7 @@ impl Args for SettingFlags {
 /// Every challenge's settings with their defaults, for `referee run --help`.
 pub fn settings_help() -> String {
     let mut out = String::from("Challenge settings (header `KEY: VALUE`, or --set KEY=VALUE):\n");
-    for id in ChallengeId::ALL {
+    for &id in ChallengeId::all() {
         let info = id.info();
         out.push_str(&format!("\n  {}:\n", info.name));
         // The seed is every challenge's `seed:` line or --seed, not a setting.
@@ -112,7 +112,7 @@ pub fn settings_markdown() -> String {
          beats `--set`, which beats the header. The seed is every challenge's\n\
          `seed:` line or `--seed`.\n",
     );
-    for id in ChallengeId::ALL {
+    for &id in ChallengeId::all() {
         let info = id.info();
         out.push_str(&format!(
             "\n## {}\n\n| key | default | flag | meaning |\n|---|---|---|---|\n",
@@ -198,7 +198,7 @@ mod tests {
     #[test]
     fn the_settings_help_names_every_key_of_every_challenge() {
         let help = settings_help();
-        for id in ChallengeId::ALL {
+        for &id in ChallengeId::all() {
             for s in id.info().settings.iter().filter(|s| s.key != "seed") {
                 assert!(help.contains(s.key), "{}: {}", id, s.key);
             }

@@ -69,6 +69,8 @@ fn a_killed_run_resumes_to_the_same_standings() {
     // A third run plays nothing.
     let third = referee(cut.path(), &["--instructions", "instructions.txt"]);
     assert!(stderr(&third).contains("resuming: 12 of 12"));
+    // Said once, in the one wording every challenge uses.
+    assert_eq!(stderr(&third).matches("resuming: ").count(), 1);
     assert_eq!(
         stderr(&third)
             .lines()
