@@ -13,4 +13,5 @@ mod overnight;
 mod persistent;
 mod resume;
 mod sandbox;
+mod tidy;
 mod transport;
