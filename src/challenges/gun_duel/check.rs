@@ -13,11 +13,11 @@
 //! no fault), so the check lists it as a warning, not a problem: the bot
 //! follows the contract, but its author most likely did not mean it.
 
+use super::bot::{Bot, Process};
 use super::play::InterfaceArg;
 use crate::bot::{run_once_checked, Incoming, Limits, LineProcess, OnOverflow};
 use crate::bot_toml::BotToml;
 use crate::challenge::ChallengeId;
-use crate::challenges::gun_duel::{Bot, Process};
 use crate::check::{quoted, signal_name, Report, Subject};
 use crate::error::{Error, Result};
 use crate::status::Status;

@@ -1,6 +1,15 @@
-//! `referee play gun-duel`: its options.
+//! `referee play gun-duel`: its options, and duels between two commands
+//! with every turn shown.
 
+use super::bot::{play_duel, Bot};
+use crate::bot::{BotLog, BotProgram};
+use crate::error::{Error, Result};
+use crate::status::Status;
+use game_gun_duel::{result_line, turn_line, Interface, Seat, Settings, Side};
+use referee_sandbox::Confinement;
 use std::path::PathBuf;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 /// `referee play gun-duel 'CMD_A' 'CMD_B'`: duels with every turn shown.
 #[derive(Debug, clap::Args)]
@@ -37,4 +46,115 @@ pub enum InterfaceArg {
     /// Interface 1: one process per turn, the exit status is the move.
     #[value(name = "exit-code")]
     ExitCode,
+}
+
+/// `referee play gun-duel 'CMD_A' 'CMD_B'`: N duels with a transcript.
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
+    if args.bots.len() != 2 {
+        return Err(Error::input(format!(
+            "gun-duel is played by 2 bots ('CMD_A' 'CMD_B'), not {}",
+            args.bots.len()
+        )));
+    }
+    let mut settings = Settings::default();
+    if let Some(t) = args.timeout_ms {
+        settings
+            .apply("timeout-ms", &t.to_string())
+            .map_err(Error::input)?;
+    }
+    if let Some(t) = args.turns {
+        settings
+            .apply("turns", &t.to_string())
+            .map_err(Error::input)?;
+    }
+    let duels = args.duels.unwrap_or(1);
+    if duels == 0 {
+        return Err(Error::input("--duels must be at least 1"));
+    }
+    let interface = |k: Option<InterfaceArg>| match k {
+        Some(InterfaceArg::ExitCode) => Interface::ExitCode,
+        Some(InterfaceArg::Io) | None => Interface::Io,
+    };
+    let interfaces = [interface(args.interface_a), interface(args.interface_b)];
+    let cwd = match &args.cwd {
+        Some(d) => d.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
+    };
+    let mut bots = Vec::new();
+    for ((label, cmd), interface) in ["A", "B"].iter().zip(&args.bots).zip(interfaces) {
+        let argv = crate::instructions::split_command(cmd)
+            .map_err(|m| Error::input(format!("{label}: {m}")))?;
+        let program = BotProgram {
+            name: label.to_string(),
+            argv,
+            cwd: cwd.clone(),
+            folder: cwd.clone(),
+            confinement: Confinement::minimal(),
+            env: Vec::new(),
+        };
+        // A bot author debugging wants the bots' stderr: it goes to the
+        // referee's stderr, the transcript to stdout.
+        let mut bot = Bot::new(program, BotLog::new("/dev/stderr"), interface);
+        bot.start();
+        bots.push(bot);
+    }
+    let [mut a, mut b]: [Bot; 2] = bots
+        .try_into()
+        .map_err(|_| Error::machine("two bots expected"))?;
+    let timeout = Duration::from_millis(settings.timeout_ms);
+    // Ids as in a tournament of two: A is 0 and B is 1.
+    let seats = [
+        Seat {
+            interface: interfaces[0],
+            opponent_id: 1,
+        },
+        Seat {
+            interface: interfaces[1],
+            opponent_id: 0,
+        },
+    ];
+    let mut wins = [0u32; 2];
+    let mut draws = 0u32;
+    let mut interrupted = false;
+    for d in 1..=duels {
+        if duels > 1 {
+            crate::output::print_stdout(&format!("duel {d}\n"))?;
+        }
+        let labels = [format!("A, duel {d}"), format!("B, duel {d}")];
+        let result = play_duel(
+            settings.turns,
+            seats,
+            [&mut a, &mut b],
+            timeout,
+            [&labels[0], &labels[1]],
+            &cancel,
+            |report| {
+                let _ = crate::output::print_stdout(&format!("{}\n", turn_line(report)));
+            },
+        )
+        .await;
+        let Some(result) = result else {
+            interrupted = true;
+            break;
+        };
+        match result.outcome.winner() {
+            Some(side) => wins[side.index()] += 1,
+            None => draws += 1,
+        }
+        crate::output::print_stdout(&format!("{}\n", result_line(&result)))?;
+    }
+    if duels > 1 && !interrupted {
+        crate::output::print_stdout(&format!(
+            "{duels} duels: A won {}, B won {}, {draws} drawn\n",
+            wins[Side::A.index()],
+            wins[Side::B.index()]
+        ))?;
+    }
+    tokio::join!(a.shutdown(), b.shutdown());
+    Ok(if interrupted {
+        Status::Interrupted
+    } else {
+        Status::Done
+    })
 }

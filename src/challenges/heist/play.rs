@@ -1,6 +1,16 @@
-//! `referee play heist`: its options.
+//! `referee play heist`: its options, and games between commands from the
+//! initial state with the post's log (every call shown with `--trace`).
 
+use super::{limits, play_game, Bots, CallView};
+use crate::bot::{BotLog, BotProgram, Limits};
+use crate::error::{Error, Result};
+use crate::status::Status;
+use game_core::Ending;
+use game_heist::{game_dice, Settings, Totals, Tournament};
+use referee_sandbox::Confinement;
+use std::io::Write;
 use std::path::PathBuf;
+use tokio_util::sync::CancellationToken;
 
 /// `referee play heist 'CMD' 'CMD' ...`: games with the post's log.
 #[derive(Debug, clap::Args)]
@@ -29,4 +39,145 @@ pub struct PlayArgs {
     /// Show every call: argv, raw output, exit status, time.
     #[arg(long)]
     pub trace: bool,
+}
+
+/// How a call ended, in words, for `--trace`.
+fn ending_text(ending: Ending, limits: &Limits) -> String {
+    match ending {
+        Ending::Exited(c) => format!("exit status {c}"),
+        Ending::Signalled(s) => format!("killed by signal {s}"),
+        Ending::TimedOut => format!(
+            "timed out after {} ms (killed)",
+            limits.deadline.as_millis()
+        ),
+        Ending::TooLong => format!("more than {} bytes on stdout (killed)", limits.stdout_cap),
+        Ending::SpawnFailed => "could not be started".to_string(),
+        Ending::Cancelled => "cancelled".to_string(),
+    }
+}
+
+/// The `--trace` lines of one call.
+pub fn trace_text(program: &BotProgram, view: &CallView<'_>, limits: &Limits) -> String {
+    let mut argv = program.argv.clone();
+    argv.extend(view.args.iter().cloned());
+    let mut out = format!(
+        "> {} round {}: {}\n< stdout \"{}\", {}, {:.1} ms\n",
+        program.name,
+        view.request.args.round.number(),
+        shell_words::join(&argv),
+        view.outcome.reply.stdout.escape_ascii(),
+        ending_text(view.outcome.reply.ending, limits),
+        view.outcome.wall.as_secs_f64() * 1000.0,
+    );
+    if !view.outcome.stderr.is_empty() {
+        out.push_str(&format!(
+            "< stderr \"{}\"\n",
+            view.outcome.stderr.escape_ascii()
+        ));
+    }
+    out
+}
+
+/// `referee play heist BOT... [--games N] [--seed N] [--rabble N]
+/// [--timeout-ms N] [--names a,b,...] [--trace]`: N games from the initial
+/// state, their log blocks, then the leaderboard.
+pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
+    let mut settings = Settings {
+        games: Some(1),
+        ..Settings::default()
+    };
+    if let Some(g) = args.games {
+        settings
+            .set("games", &g.to_string())
+            .map_err(Error::input)?;
+    }
+    if let Some(r) = args.rabble {
+        settings
+            .set("rabble", &r.to_string())
+            .map_err(Error::input)?;
+    }
+    if let Some(t) = args.timeout_ms {
+        settings
+            .set("timeout-ms", &t.to_string())
+            .map_err(Error::input)?;
+    }
+    let names: Vec<String> = match &args.names {
+        Some(names) => {
+            if names.len() != args.bots.len() {
+                return Err(Error::input(format!(
+                    "--names gives {} names for {} bots",
+                    names.len(),
+                    args.bots.len()
+                )));
+            }
+            names.iter().map(|n| n.trim().to_string()).collect()
+        }
+        None => (1..=args.bots.len()).map(|i| format!("bot{i}")).collect(),
+    };
+    let seed = match args.seed {
+        Some(s) => s,
+        None => {
+            let s = rand::random();
+            eprintln!("referee: seed {s} (pass --seed {s} to play these games again)");
+            s
+        }
+    };
+    let cwd = match &args.cwd {
+        Some(d) => d.clone(),
+        None => std::env::current_dir()
+            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
+    };
+    let mut programs = Vec::new();
+    for (name, cmd) in names.iter().zip(&args.bots) {
+        let argv = crate::instructions::split_command(cmd)
+            .map_err(|m| Error::input(format!("{name}: {m}")))?;
+        let program = BotProgram {
+            name: name.clone(),
+            argv,
+            cwd: cwd.clone(),
+            // No bot folders in this mode: the bots run in DIR (read-only to them).
+            folder: cwd.clone(),
+            confinement: Confinement::minimal(),
+            env: Vec::new(),
+        };
+        programs.push(program);
+    }
+    let games = settings.games.unwrap_or(1);
+    let mut tournament = Tournament::new(names.clone(), settings.rabble, games)
+        .map_err(|m| Error::input(format!("--names: {m}")))?;
+    let limits = limits(&settings);
+    let logs: Vec<BotLog> = names.iter().map(|_| BotLog::discard()).collect();
+    let bots = Bots {
+        programs: &programs,
+        logs: &logs,
+        limits,
+        label: "play",
+    };
+    while !tournament.is_finished() {
+        let g = tournament.next_game();
+        let played = play_game(
+            &mut tournament,
+            game_dice(seed, 1, g),
+            &bots,
+            &cancel,
+            |view| {
+                if args.trace {
+                    if let Some(p) = programs.get(view.request.bot) {
+                        let _ = std::io::stdout()
+                            .lock()
+                            .write_all(trace_text(p, &view, &limits).as_bytes());
+                    }
+                }
+            },
+        )
+        .await;
+        let Some(played) = played else {
+            return Ok(Status::Interrupted);
+        };
+        crate::output::print_stdout(&played.report.log_block(tournament.names()))?;
+    }
+    let mut totals = Totals::new(names);
+    totals.add_tournament(&tournament.credits());
+    crate::output::print_stdout(&totals.table())?;
+    Ok(Status::Done)
 }

@@ -1,0 +1,370 @@
+//! One gun-duel bot as the duels see it, over either interface, and one
+//! duel between two of them.
+//!
+//! A bot is lent to one duel at a time; [`play_duel`] asks both of its bots
+//! each turn through [`Bot`]'s transport and hands the crate's
+//! [`DuelDriver`] their answers:
+//!
+//! ```text
+//! let mut bot = Bot::new(program, log, interface);
+//! bot.start();                                   // interface 2: once
+//! play_duel(turns, seats, [&mut a, &mut b], ..)  // per duel; cpu_seconds()
+//! bot.flush();                                   // after a round
+//! bot.shutdown().await;                          // end of the tournament
+//! ```
+//!
+//! This is the per-turn path (a turn is a few microseconds of referee work),
+//! so the duel and the transport it calls stay in one module, which keeps
+//! them in one codegen unit as they were before the split.
+
+use crate::bot::persistent::{Frame, Framing};
+use crate::bot::{run_once_with, BotLog, BotProgram, Incoming, Limits, LineProcess, OnOverflow};
+use game_core::{Ending, LineReply};
+use game_gun_duel::{
+    frame_move, kills_bot, read_exit_reply, read_line_reply, Answer, DuelDriver, DuelResult,
+    Epilogue, Interface, Request, Seat, TurnReport, END_GRACE_MS, STARTUP_GRACE_MS,
+};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+
+/// Interface 1: stdout kept per call for the log (the rest is discarded,
+/// never a fault: stdout is not the answer).
+const STDOUT_LOG_CAP: usize = 16 * 1024;
+/// Interface 1: stderr kept per call for the log.
+const STDERR_LOG_CAP: usize = 16 * 1024;
+
+/// The transport's framing for interface 2: the next non-whitespace byte.
+fn move_framing() -> Framing {
+    Arc::new(|buf: &[u8]| match frame_move(buf) {
+        game_gun_duel::Frame::Move { consumed } => Frame::Message {
+            start: consumed.saturating_sub(1),
+            end: consumed,
+            consumed,
+        },
+        game_gun_duel::Frame::Incomplete => Frame::Incomplete,
+        game_gun_duel::Frame::TooMuchWhitespace { consumed } => Frame::Overflow {
+            consumed,
+            resync_at: None,
+        },
+    })
+}
+
+/// An interface-2 bot's process over the tournament.
+pub(super) enum Process {
+    /// Not started yet.
+    Idle,
+    Running {
+        process: LineProcess,
+        /// Whether it has been sent an `F` (the first gets the start-up grace).
+        asked: bool,
+    },
+    /// Could not be started: its first move is a crash, then it is dead.
+    Unstartable,
+    /// Timed out, exited or closed stdout: every later move is no action.
+    Dead,
+}
+
+/// One bot as the duels see it.
+pub(super) struct Bot {
+    program: BotProgram,
+    log: BotLog,
+    interface: Interface,
+    pub(super) process: Process,
+    /// Bytes for the bot's next write: the last `P` of a duel travels with
+    /// the next `I` and `F`.
+    pub(super) pending: Vec<u8>,
+    /// CPU time of the interface-1 runs of the current duel.
+    cpu: Duration,
+}
+
+impl Bot {
+    pub(super) fn new(program: BotProgram, log: BotLog, interface: Interface) -> Bot {
+        Bot {
+            program,
+            log,
+            interface,
+            process: Process::Idle,
+            pending: Vec::new(),
+            cpu: Duration::ZERO,
+        }
+    }
+
+    /// Starts an interface-2 bot's process (once).
+    pub(super) fn start(&mut self) {
+        if self.interface != Interface::Io || !matches!(self.process, Process::Idle) {
+            return;
+        }
+        self.process =
+            match LineProcess::spawn(&self.program, &[], move_framing(), self.log.clone()) {
+                Ok(process) => Process::Running {
+                    process,
+                    asked: false,
+                },
+                Err(e) => {
+                    let cmd = self.program.argv.first().map_or("", String::as_str);
+                    self.log.section(
+                        "referee",
+                        format!("cannot start `{cmd}`: {e}; every move is no action").as_bytes(),
+                    );
+                    Process::Unstartable
+                }
+            };
+    }
+
+    /// CPU seconds of the interface-1 runs of the bot's last duel.
+    pub(super) fn cpu_seconds(&self) -> f64 {
+        self.cpu.as_secs_f64()
+    }
+
+    /// Performs one request; `None` if the referee was cancelled meanwhile.
+    async fn ask(
+        &mut self,
+        request: Request,
+        timeout: Duration,
+        label: &str,
+        cancel: &CancellationToken,
+    ) -> Option<Answer> {
+        match request {
+            Request::Run { args } => {
+                let out = self.run(&args, timeout, label, cancel).await;
+                read_exit_reply(&out)
+            }
+            Request::Ask { bytes } => self.ask_process(bytes, timeout, cancel).await,
+        }
+    }
+
+    /// Interface 1: one process with `args` appended; output only logged.
+    async fn run(
+        &mut self,
+        args: &[String],
+        timeout: Duration,
+        label: &str,
+        cancel: &CancellationToken,
+    ) -> game_core::Reply {
+        let limits = Limits {
+            deadline: timeout,
+            stdout_cap: STDOUT_LOG_CAP,
+            stderr_cap: STDERR_LOG_CAP,
+        };
+        let out = run_once_with(&self.program, args, &limits, OnOverflow::Discard, cancel).await;
+        self.cpu += out.cpu;
+        if !out.reply.stdout.is_empty() {
+            self.log.section(
+                &format!("{label}: {} stdout", args.join(" ")),
+                &out.reply.stdout,
+            );
+        }
+        if !out.stderr.is_empty() {
+            self.log
+                .section(&format!("{label}: {}", args.join(" ")), &out.stderr);
+        }
+        out.reply
+    }
+
+    /// Interface 2: write the request, read one move.
+    async fn ask_process(
+        &mut self,
+        bytes: Vec<u8>,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> Option<Answer> {
+        Some(match self.ask_line(bytes, timeout, cancel).await? {
+            Some(reply) => read_line_reply(&reply),
+            None => Answer::DEAD,
+        })
+    }
+
+    /// Interface 2: writes what is pending and `bytes`, reads one move
+    /// within `timeout` (plus the start-up grace on the first `F`). A bot
+    /// that times out or closes stdout is killed and dead from then on.
+    /// `Some(None)` for a bot already dead (nothing is written); `None` if
+    /// the referee was cancelled meanwhile.
+    pub(super) async fn ask_line(
+        &mut self,
+        bytes: Vec<u8>,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> Option<Option<LineReply>> {
+        if matches!(self.process, Process::Idle) {
+            self.start();
+        }
+        let reply = match &mut self.process {
+            Process::Dead => {
+                // Its messages are dropped; its opponent is told `P?`.
+                self.pending.clear();
+                return Some(None);
+            }
+            Process::Idle | Process::Unstartable => LineReply::Closed,
+            Process::Running { process, asked } => {
+                let mut write = std::mem::take(&mut self.pending);
+                write.extend_from_slice(&bytes);
+                let mut limit = timeout;
+                if !*asked {
+                    limit += Duration::from_millis(STARTUP_GRACE_MS);
+                    *asked = true;
+                }
+                let deadline = Instant::now() + limit;
+                process.send(write);
+                let incoming = tokio::select! {
+                    biased;
+                    () = cancel.cancelled() => return None,
+                    got = process.next_before(deadline) => got,
+                };
+                let reply = match incoming {
+                    None => LineReply::TimedOut,
+                    Some(Incoming::Message(m, _)) => LineReply::Message(m),
+                    Some(Incoming::TooLong(_)) => LineReply::TooLong,
+                    Some(Incoming::Closed) => LineReply::Closed,
+                };
+                // A move read from a bot that stopped reading its stdin (the
+                // write still blocked at the deadline) does not count.
+                if matches!(reply, LineReply::Message(_) | LineReply::TooLong)
+                    && !process.flushed_before(deadline).await
+                {
+                    LineReply::TimedOut
+                } else {
+                    reply
+                }
+            }
+        };
+        if kills_bot(&reply) {
+            self.die(&reply, timeout).await;
+        }
+        Some(Some(reply))
+    }
+
+    /// The bot is dead for the rest of the tournament: its group is killed.
+    async fn die(&mut self, why: &LineReply, timeout: Duration) {
+        let process = std::mem::replace(&mut self.process, Process::Dead);
+        self.pending.clear();
+        let reason = match why {
+            LineReply::TimedOut => format!(
+                "no move within {} ms (or its stdin stayed full): killed, dead for the rest of the tournament",
+                timeout.as_millis()
+            ),
+            _ => "stdout closed: dead for the rest of the tournament".to_string(),
+        };
+        let exit = match process {
+            Process::Running { mut process, .. } => process
+                .kill()
+                .await
+                .map(|r| format!(" (process ended: {:?})", r.exit))
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        self.log
+            .section("referee", format!("{reason}{exit}").as_bytes());
+    }
+
+    /// What the bot is owed once a duel is decided.
+    pub(super) async fn epilogue(
+        &mut self,
+        epilogue: Epilogue,
+        timeout: Duration,
+        label: &str,
+        cancel: &CancellationToken,
+    ) {
+        match epilogue {
+            Epilogue::Run { args } => {
+                let reply = self.run(&args, timeout, label, cancel).await;
+                if reply.ending == Ending::TimedOut {
+                    self.log.section(
+                        label,
+                        format!(
+                            "final call ({}) still running after {} ms: killed (costs nothing)",
+                            args.join(" "),
+                            timeout.as_millis()
+                        )
+                        .as_bytes(),
+                    );
+                }
+            }
+            Epilogue::Tell { bytes } => {
+                if matches!(self.process, Process::Running { .. }) {
+                    self.pending.extend_from_slice(&bytes);
+                }
+            }
+        }
+    }
+
+    /// Sends what is pending now.
+    pub(super) fn flush(&mut self) {
+        if let Process::Running { process, .. } = &self.process {
+            if !self.pending.is_empty() {
+                process.send(std::mem::take(&mut self.pending));
+            }
+        }
+    }
+
+    /// End of the tournament: pending bytes, EOF, the grace, then the kill.
+    pub(super) async fn shutdown(mut self) {
+        self.flush();
+        if let Process::Running { process, .. } = self.process {
+            process.shutdown(Duration::from_millis(END_GRACE_MS)).await;
+        }
+    }
+}
+
+/// Plays one duel. `observe` sees every turn. `None` if cancelled: the duel
+/// must not be recorded. The CPU time of the duel's interface-1 runs is
+/// left in each bot's `cpu` (read with [`Bot::cpu_seconds`]).
+pub(super) async fn play_duel(
+    turns: u32,
+    seats: [Seat; 2],
+    bots: [&mut Bot; 2],
+    timeout: Duration,
+    labels: [&str; 2],
+    cancel: &CancellationToken,
+    mut observe: impl FnMut(&TurnReport),
+) -> Option<DuelResult> {
+    let mut driver = DuelDriver::new(turns, seats);
+    let [a, b] = bots;
+    a.cpu = Duration::ZERO;
+    b.cpu = Duration::ZERO;
+    while let Some([ra, rb]) = driver.requests() {
+        if cancel.is_cancelled() {
+            return None;
+        }
+        // Both at once: neither learns the other's move first.
+        let (xa, xb) = tokio::join!(
+            a.ask(ra, timeout, labels[0], cancel),
+            b.ask(rb, timeout, labels[1], cancel)
+        );
+        let report = driver.submit([xa?, xb?])?;
+        observe(&report);
+    }
+    let [ea, eb] = driver.epilogue()?;
+    tokio::join!(
+        a.epilogue(ea, timeout, labels[0], cancel),
+        b.epilogue(eb, timeout, labels[1], cancel)
+    );
+    driver.result()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_framing_hands_over_one_move_byte_and_keeps_the_rest() {
+        let frame = move_framing();
+        assert_eq!(
+            frame(b" \n1\n0"),
+            Frame::Message {
+                start: 2,
+                end: 3,
+                consumed: 3
+            }
+        );
+        assert_eq!(frame(b"\r\n  "), Frame::Incomplete);
+        let flood = vec![b' '; game_gun_duel::MAX_WHITESPACE + 10];
+        assert_eq!(
+            frame(&flood),
+            Frame::Overflow {
+                consumed: game_gun_duel::MAX_WHITESPACE + 1,
+                resync_at: None
+            }
+        );
+    }
+}
