@@ -14,7 +14,7 @@
 //! session.finish(played_any, interrupted).await?; // last lap, writer joined
 //! ```
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::progress::Progress;
 use crate::results::{Checkpoint, GameRow, Pending, Store, Writer, WriterThread};
 use std::collections::HashMap;
@@ -178,11 +178,6 @@ impl PlayClock {
         *mark = now;
         seconds
     }
-}
-
-/// An error for a task of a run that could not be joined.
-pub fn task_failed(e: tokio::task::JoinError) -> Error {
-    Error::machine(format!("a game task failed: {e}"))
 }
 
 #[cfg(test)]
