@@ -116,8 +116,12 @@ pub fn pids_root() -> Option<PathBuf> {
         // cgroup v1: the pids hierarchy.
         Some(PathBuf::from("/sys/fs/cgroup/pids")).filter(|d| d.join("cgroup.procs").exists()),
     ];
+    // Unique per probe: two threads probing at once must not see each
+    // other's directory (`AlreadyExists`) and conclude there is no cgroup.
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let root = candidates.into_iter().flatten().find(|d| {
-        let probe = d.join(format!("referee-{}-probe", std::process::id()));
+        let probe = d.join(format!("referee-{}-probe{n}", std::process::id()));
         let ok = std::fs::create_dir(&probe).is_ok();
         let _ = std::fs::remove_dir(&probe);
         ok
@@ -194,5 +198,25 @@ impl Drop for PidsGroup {
         // Fails (harmlessly) while processes remain; the kernel keeps an
         // empty group's directory until then.
         let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_at_once_all_find_what_one_probe_finds() {
+        let alone = pids_root();
+        // Many threads of one process probe together (tests, or several
+        // confinements prepared at once): none may miss the root because
+        // another thread's probe directory was there at that moment.
+        let found: Vec<Option<PathBuf>> = std::thread::scope(|s| {
+            let probes: Vec<_> = (0..16).map(|_| s.spawn(pids_root)).collect();
+            probes.into_iter().map(|p| p.join().unwrap()).collect()
+        });
+        for f in found {
+            assert_eq!(f, alone);
+        }
     }
 }
