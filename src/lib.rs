@@ -16,6 +16,7 @@ pub mod config;
 pub mod error;
 pub mod instructions;
 pub mod output;
+pub mod play;
 pub mod prepare;
 pub mod progress;
 pub mod results;

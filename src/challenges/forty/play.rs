@@ -7,11 +7,10 @@
 
 use super::engine::{Engine, EngineLimits, Notice};
 use super::{with_env, EXIT_GRACE};
-use crate::bot::{BotLog, BotProgram};
+use crate::bot::BotLog;
 use crate::error::{Error, Result};
 use crate::status::Status;
 use game_forty::{dice, play_game, transcript, Event, Observer, Settings, TurnRecord};
-use referee_sandbox::Confinement;
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -97,25 +96,14 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         None => None,
     };
     let seed = args.seed.unwrap_or(0);
-    let cwd = match &args.cwd {
-        Some(d) => d.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
-    };
+    let cwd = crate::play::directory(args.cwd.as_deref())?;
     let log_dir = play_log_dir()?;
     let mut programs = Vec::new();
     let mut logs = Vec::new();
     for (seat, cmd) in args.bots.iter().enumerate() {
-        let argv = crate::instructions::split_command(cmd)
-            .map_err(|m| Error::input(format!("seat {seat}: {m}")))?;
-        programs.push(with_env(BotProgram {
-            name: format!("seat{seat}"),
-            argv,
-            cwd: cwd.clone(),
-            folder: cwd.clone(),
-            confinement: Confinement::minimal(),
-            env: Vec::new(),
-        }));
+        let mut program = crate::play::program(&format!("seat {seat}"), cmd, &cwd)?;
+        program.name = format!("seat{seat}");
+        programs.push(with_env(program));
         logs.push(BotLog::new(log_dir.join(format!("seat{seat}.log"))));
     }
     let k = programs.len();

@@ -2,11 +2,10 @@
 //! with every turn shown.
 
 use super::bot::{play_duel, Bot};
-use crate::bot::{BotLog, BotProgram};
+use crate::bot::BotLog;
 use crate::error::{Error, Result};
 use crate::status::Status;
 use game_gun_duel::{result_line, turn_line, Interface, Seat, Settings, Side};
-use referee_sandbox::Confinement;
 use std::path::PathBuf;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
@@ -76,23 +75,10 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         Some(InterfaceArg::Io) | None => Interface::Io,
     };
     let interfaces = [interface(args.interface_a), interface(args.interface_b)];
-    let cwd = match &args.cwd {
-        Some(d) => d.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
-    };
+    let cwd = crate::play::directory(args.cwd.as_deref())?;
     let mut bots = Vec::new();
     for ((label, cmd), interface) in ["A", "B"].iter().zip(&args.bots).zip(interfaces) {
-        let argv = crate::instructions::split_command(cmd)
-            .map_err(|m| Error::input(format!("{label}: {m}")))?;
-        let program = BotProgram {
-            name: label.to_string(),
-            argv,
-            cwd: cwd.clone(),
-            folder: cwd.clone(),
-            confinement: Confinement::minimal(),
-            env: Vec::new(),
-        };
+        let program = crate::play::program(label, cmd, &cwd)?;
         // A bot author debugging wants the bots' stderr: it goes to the
         // referee's stderr, the transcript to stdout.
         let mut bot = Bot::new(program, BotLog::new("/dev/stderr"), interface);

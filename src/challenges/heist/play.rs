@@ -7,7 +7,6 @@ use crate::error::{Error, Result};
 use crate::status::Status;
 use game_core::Ending;
 use game_heist::{game_dice, Settings, Totals, Tournament};
-use referee_sandbox::Confinement;
 use std::io::Write;
 use std::path::PathBuf;
 use tokio_util::sync::CancellationToken;
@@ -122,25 +121,10 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             s
         }
     };
-    let cwd = match &args.cwd {
-        Some(d) => d.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
-    };
+    let cwd = crate::play::directory(args.cwd.as_deref())?;
     let mut programs = Vec::new();
     for (name, cmd) in names.iter().zip(&args.bots) {
-        let argv = crate::instructions::split_command(cmd)
-            .map_err(|m| Error::input(format!("{name}: {m}")))?;
-        let program = BotProgram {
-            name: name.clone(),
-            argv,
-            cwd: cwd.clone(),
-            // No bot folders in this mode: the bots run in DIR (read-only to them).
-            folder: cwd.clone(),
-            confinement: Confinement::minimal(),
-            env: Vec::new(),
-        };
-        programs.push(program);
+        programs.push(crate::play::program(name, cmd, &cwd)?);
     }
     let games = settings.games.unwrap_or(1);
     let mut tournament = Tournament::new(names.clone(), settings.rabble, games)

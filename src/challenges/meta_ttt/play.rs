@@ -1,11 +1,10 @@
 //! `referee play meta-ttt`: its options.
 
 use super::play_game;
-use crate::bot::{BotLog, BotProgram};
+use crate::bot::BotLog;
 use crate::error::{Error, Result};
 use crate::status::Status;
 use game_meta_ttt::{render, Settings};
-use referee_sandbox::Confinement;
 use std::io::Write;
 use std::path::PathBuf;
 use tokio_util::sync::CancellationToken;
@@ -47,24 +46,10 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             .set("max-rounds", &r.to_string())
             .map_err(Error::input)?;
     }
-    let cwd = match &args.cwd {
-        Some(d) => d.clone(),
-        None => std::env::current_dir()
-            .map_err(|e| Error::machine(format!("no current directory: {e}")))?,
-    };
+    let cwd = crate::play::directory(args.cwd.as_deref())?;
     let mut programs = Vec::new();
     for (label, cmd) in ["X", "O"].iter().zip(&args.bots) {
-        let argv = crate::instructions::split_command(cmd)
-            .map_err(|m| Error::input(format!("{label}: {m}")))?;
-        // No per-bot folders in this mode: both bots share DIR.
-        programs.push(BotProgram {
-            name: label.to_string(),
-            argv,
-            cwd: cwd.clone(),
-            folder: cwd.clone(),
-            confinement: Confinement::minimal(),
-            env: Vec::new(),
-        });
+        programs.push(crate::play::program(label, cmd, &cwd)?);
     }
     let log = BotLog::discard();
     let result = play_game(
