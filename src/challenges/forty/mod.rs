@@ -235,10 +235,17 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     let mut carry = std::mem::take(&mut engine.extras);
     let mut held: Vec<BlockRecord> = Vec::new();
     let mut commits: JoinSet<Result<u64>> = JoinSet::new();
-    let mut committed_games = already_done;
-    let mut shown_percent = u32::MAX;
+    let mut tally = Tally {
+        progress: &progress,
+        committed: already_done,
+        total: s.games,
+        at_start: already_done,
+        started,
+        shown_percent: u32::MAX,
+        played: 0,
+        failure: None,
+    };
     let mut next_block = 0u64;
-    let mut failure: Option<Error> = None;
 
     // The first game of the next pending block, and so on.
     let advance_game = |current: Option<u64>, next_block: &mut u64| -> Option<u64> {
@@ -326,24 +333,9 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
             );
         }
         while let Some(joined) = commits.try_join_next() {
-            match joined {
-                Ok(Ok(games)) => {
-                    committed_games += games;
-                    report.played += usize::try_from(games).unwrap_or(0);
-                    show_bar(
-                        &progress,
-                        committed_games,
-                        s.games,
-                        already_done,
-                        started,
-                        &mut shown_percent,
-                    );
-                }
-                Ok(Err(e)) => failure = Some(e),
-                Err(e) => failure = Some(Error::machine(format!("a commit task failed: {e}"))),
-            }
+            tally.joined(joined);
         }
-        if failure.is_some() {
+        if tally.failure.is_some() {
             break;
         }
         if engine.in_flight() == 0 && (next_game.is_none() || report.stopped.is_some()) {
@@ -354,7 +346,7 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
         }
     }
 
-    let grace = if cancelled || failure.is_some() {
+    let grace = if cancelled || tally.failure.is_some() {
         Duration::ZERO
     } else {
         EXIT_GRACE
@@ -362,7 +354,7 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     engine.shutdown(grace).await;
     tell(&progress, &names, &mut engine.notices);
     carry.merge(&engine.extras);
-    if !cancelled && failure.is_none() {
+    if !cancelled && tally.failure.is_none() {
         if held.is_empty() && carry != Aggregate::new(n) {
             // Stopped early: the crashes and disqualifications that stopped
             // it are kept even though no block was completed to carry them.
@@ -388,26 +380,11 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
         }
     }
     while let Some(joined) = commits.join_next().await {
-        match joined {
-            Ok(Ok(games)) => {
-                committed_games += games;
-                report.played += usize::try_from(games).unwrap_or(0);
-                show_bar(
-                    &progress,
-                    committed_games,
-                    s.games,
-                    already_done,
-                    started,
-                    &mut shown_percent,
-                );
-            }
-            Ok(Err(e)) => failure = failure.or(Some(e)),
-            Err(e) => {
-                failure = failure.or(Some(Error::machine(format!("a commit task failed: {e}"))))
-            }
-        }
+        tally.joined(joined);
     }
     progress.end_bar();
+    report.played = tally.played;
+    let failure = tally.failure;
     drop(writer);
     report.interrupted = cancelled;
     report.max_concurrent = s.concurrency;
@@ -433,28 +410,59 @@ fn prepare_folders(spec: &TournamentSpec) -> Result<()> {
     Ok(())
 }
 
-fn show_bar(
-    progress: &crate::progress::Progress,
+/// What the block commits of a run have done so far: games committed (the
+/// progress bar moves with them) and the first failure.
+struct Tally<'a> {
+    progress: &'a crate::progress::Progress,
+    /// Games committed, those of earlier runs included.
     committed: u64,
     total: u64,
+    /// Games committed before this run.
     at_start: u64,
     started: Instant,
-    shown: &mut u32,
-) {
-    let percent = report::progress_percent(committed, total);
-    if percent == *shown {
-        return;
+    shown_percent: u32,
+    /// Games committed by this run.
+    played: usize,
+    failure: Option<Error>,
+}
+
+impl Tally<'_> {
+    /// One finished commit task: its games count, or its error is kept
+    /// (the first one wins).
+    fn joined(&mut self, joined: std::result::Result<Result<u64>, tokio::task::JoinError>) {
+        match joined {
+            Ok(Ok(games)) => {
+                self.committed += games;
+                self.played += usize::try_from(games).unwrap_or(0);
+                self.show_bar();
+            }
+            Ok(Err(e)) => {
+                self.failure.get_or_insert(e);
+            }
+            Err(e) => {
+                self.failure
+                    .get_or_insert(Error::machine(format!("a commit task failed: {e}")));
+            }
+        }
     }
-    *shown = percent;
-    let played = committed.saturating_sub(at_start);
-    let left = total.saturating_sub(committed);
-    let eta = if played > 0 {
-        let per_game = started.elapsed().as_secs_f64() / played as f64;
-        format!(" ETA {}", eta_text(per_game * left as f64))
-    } else {
-        String::new()
-    };
-    progress.bar(&format!("{}{eta}", report::progress_bar(percent)));
+
+    fn show_bar(&mut self) {
+        let percent = report::progress_percent(self.committed, self.total);
+        if percent == self.shown_percent {
+            return;
+        }
+        self.shown_percent = percent;
+        let played = self.committed.saturating_sub(self.at_start);
+        let left = self.total.saturating_sub(self.committed);
+        let eta = if played > 0 {
+            let per_game = self.started.elapsed().as_secs_f64() / played as f64;
+            format!(" ETA {}", eta_text(per_game * left as f64))
+        } else {
+            String::new()
+        };
+        self.progress
+            .bar(&format!("{}{eta}", report::progress_bar(percent)));
+    }
 }
 
 fn tell(progress: &crate::progress::Progress, names: &[String], notices: &mut Vec<Notice>) {
