@@ -1,7 +1,7 @@
 //! forty joined to the persistent transport: one long-lived process per bot
 //! serving thousands of games at once over the pipelined line protocol.
 //!
-//! A tournament ([`run`]) flows like this:
+//! A tournament (`run`) flows like this:
 //! - `blocks.rs` reads back what earlier runs committed: whole blocks of
 //!   1000 consecutive games (section 3.3), each one row of the results
 //!   store keyed by the tournament's outcome-relevant settings and the

@@ -8,7 +8,7 @@
 //!   [`frame_move`](game_gun_duel::frame_move); a bot that times out or
 //!   closes stdout is dead for good.
 //! - Rounds depend on eliminations, so this module drives its own round
-//!   loop over the crate's [`Round`](game_gun_duel::Round) dispatcher
+//!   loop over the crate's [`Round`] dispatcher
 //!   instead of the generic planner: each duel is handed to the results
 //!   writer under a key naming the tournament and the duel, a resume records
 //!   what is stored and plays the rest, and nothing is reported before its
