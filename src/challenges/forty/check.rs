@@ -12,10 +12,10 @@
 //! word ending in `.py`), which runs through the shipped host exactly as
 //! an instructions line `NAME python3 <protocols>/forty/forty_host.py FILE`.
 
+use super::{BOT_ENV, EXIT_GRACE};
 use crate::bot::persistent::lines;
 use crate::bot::{Incoming, LineProcess};
 use crate::challenge::ChallengeId;
-use crate::challenges::forty::BOT_ENV;
 use crate::check::{quoted, shorten, Report, Subject};
 use crate::error::{Error, Result};
 use crate::status::Status;
@@ -35,9 +35,6 @@ const HOST: &str = include_str!("../../../protocols/forty/forty_host.py");
 
 /// Decisions asked of the bot per game before the check ends that game.
 const DECISIONS_PER_GAME: usize = 6;
-
-/// How long a process has to exit by itself after EOF (section 4).
-const EXIT_GRACE: Duration = Duration::from_secs(1);
 
 /// What a house seat does.
 #[derive(Debug, Clone, Copy)]

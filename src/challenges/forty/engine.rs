@@ -273,11 +273,6 @@ impl<O: Observer> Engine<O> {
         self.procs.get(bot)?.handshake_name.as_deref()
     }
 
-    /// Whether bot `bot` was disqualified in this engine.
-    pub fn disqualified(&self, bot: usize) -> bool {
-        self.extras.bots.get(bot).is_some_and(|r| r.disqualified)
-    }
-
     fn spawn(&mut self, bot: usize, now: Instant) {
         loop {
             let p = &mut self.procs[bot];

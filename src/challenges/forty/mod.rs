@@ -100,8 +100,9 @@ pub const BOT_ENV: [(&str, &str); 4] = [
     ("PYTHONDONTWRITEBYTECODE", "1"),
 ];
 
-/// How long a process has to exit by itself after EOF (section 4).
-const EXIT_GRACE: Duration = Duration::from_secs(1);
+/// How long a process has to exit by itself after EOF (section 4); the
+/// tournament, `play` and `check` all give this.
+pub(crate) const EXIT_GRACE: Duration = Duration::from_secs(1);
 
 /// The challenge's settings from the resolved key/value map.
 pub fn settings(spec: &TournamentSpec) -> std::result::Result<Settings, String> {
