@@ -166,7 +166,12 @@ async fn run(
     } else {
         super::reaper::sweep_pids()
     };
-    let escaped = swept.iter().filter(|p| !in_group.contains(p)).count();
+    // The call's own group was killed whole; what the sweep finds of it
+    // (orphaned before the kill) did not escape.
+    let escaped = swept
+        .iter()
+        .filter(|s| s.group != Some(pid) && !in_group.contains(&s.pid))
+        .count();
     if ending.is_none() {
         // Exited by itself: what it wrote before exiting still counts.
         if collector.drain(DRAIN_GRACE).await {

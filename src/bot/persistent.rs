@@ -445,7 +445,8 @@ impl LineProcess {
             let _ = self.exited.exited().await;
             self.reaped = sys::wait4(self.pid, true).ok().flatten();
             super::reaper::forget(self.pid);
-            self.swept.extend(super::reaper::sweep_pids());
+            self.swept
+                .extend(super::reaper::sweep_pids().into_iter().map(|s| s.pid));
         }
         self.reaped
     }

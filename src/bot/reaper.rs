@@ -60,9 +60,19 @@ fn children() -> Vec<u32> {
     pids
 }
 
+/// A process the sweep killed and reaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Swept {
+    pub pid: u32,
+    /// Its process group, read before the kill. A member of a call's own
+    /// group that was orphaned (its parent died first) comes back here
+    /// too: it did not escape, and its group says so.
+    pub group: Option<u32>,
+}
+
 /// Kills and reaps every child of the referee that is not a registered bot.
-/// Returns the pids killed. Does nothing unless [`enable`] succeeded.
-pub fn sweep_pids() -> Vec<u32> {
+/// Returns what it killed. Does nothing unless [`enable`] succeeded.
+pub fn sweep_pids() -> Vec<Swept> {
     use nix::sys::signal::{kill, killpg, Signal};
     use nix::sys::wait::{waitpid, WaitPidFlag};
     use nix::unistd::Pid;
@@ -83,11 +93,12 @@ pub fn sweep_pids() -> Vec<u32> {
             break;
         }
         for pid in strangers {
+            let group = stat_of(pid).map(|s| s.group);
             let p = Pid::from_raw(pid as i32);
             let _ = killpg(p, Signal::SIGKILL);
             let _ = kill(p, Signal::SIGKILL);
             let _ = waitpid(p, Some(WaitPidFlag::empty()));
-            killed.push(pid);
+            killed.push(Swept { pid, group });
         }
     }
     killed
@@ -105,14 +116,29 @@ pub fn group_members(pgid: u32) -> Vec<u32> {
         .flatten()
         .filter_map(|e| {
             let pid = e.file_name().to_str()?.parse::<u32>().ok()?;
-            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            // After the command name (which may hold spaces and parentheses):
-            // state, ppid, pgrp.
-            let (_, rest) = stat.rsplit_once(')')?;
-            let mut fields = rest.split_whitespace();
-            let state = fields.next()?;
-            let pgrp = fields.nth(1)?.parse::<u32>().ok()?;
-            (state != "Z" && pgrp == pgid).then_some(pid)
+            let stat = stat_of(pid)?;
+            (!stat.zombie && stat.group == pgid).then_some(pid)
         })
         .collect()
+}
+
+/// What /proc says of a process: whether it is a zombie, and its group
+/// (a zombie keeps its group until reaped).
+struct Stat {
+    zombie: bool,
+    group: u32,
+}
+
+fn stat_of(pid: u32) -> Option<Stat> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name (which may hold spaces and parentheses):
+    // state, ppid, pgrp.
+    let (_, rest) = stat.rsplit_once(')')?;
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?;
+    let group = fields.nth(1)?.parse::<u32>().ok()?;
+    Some(Stat {
+        zombie: state == "Z",
+        group,
+    })
 }

@@ -375,3 +375,27 @@ fn check_refuses_options_of_another_challenge_and_missing_files() {
     let (out, _, _dir) = check(&["forty", "missing.py"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_timed_out_bots_own_children_did_not_escape_but_a_setsid_child_did() {
+    // The shell forks `sleep` and waits: at the deadline the whole group is
+    // killed, and the orphaned sleeper comes back to the referee. It was in
+    // the bot's group all along: no escape.
+    let (out, text, _dir) = check(&["meta-ttt", "sh -c 'sleep 30; true'", "--timeout-ms", "300"]);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("timeout"), "{text}");
+    assert!(!text.contains("escaped"), "{text}");
+    assert!(text.contains("processes: none left behind"), "{text}");
+    // A child that left the group with setsid did escape, and is reported.
+    let (out, text, _dir) = check(&[
+        "meta-ttt",
+        "sh -c 'setsid sleep 30 & sleep 30; true'",
+        "--timeout-ms",
+        "300",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("escaped its process group; the referee killed them"),
+        "{text}"
+    );
+}
