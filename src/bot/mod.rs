@@ -3,6 +3,7 @@
 //! behaviour (timeout, crash, flood, silence) comes back as a value.
 
 pub mod cpu_lanes;
+pub mod cpu_wait;
 pub mod log;
 pub mod one_shot;
 pub mod persistent;

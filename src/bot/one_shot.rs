@@ -3,6 +3,7 @@
 //! the deadline, kill the whole process group, reap. Exit is awaited on a
 //! pidfd, so there is no polling and no SIGCHLD handling.
 
+use super::cpu_wait;
 use super::program::BotProgram;
 use game_core::{Ending, Reply};
 use referee_sandbox::spawn::Stdin;
@@ -15,7 +16,8 @@ use tokio_util::sync::CancellationToken;
 /// Limits of one call.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Wall-clock time from spawn to exit.
+    /// Time from spawn to exit, charged as [`cpu_wait`] says: wall-clock
+    /// time less the time the bot's processes waited for a CPU.
     pub deadline: Duration,
     /// stdout beyond this many bytes ends the call as `TooLong`.
     pub stdout_cap: usize,
@@ -46,6 +48,9 @@ pub struct Outcome {
     pub cpu: Duration,
     /// Wall-clock time from spawn to reap.
     pub wall: Duration,
+    /// The time the limit was measured against: `wall` less the time the
+    /// bot waited for a CPU (see [`cpu_wait`]).
+    pub charged: Duration,
 }
 
 /// After the process group is killed, how long to wait for stdout's EOF.
@@ -124,7 +129,10 @@ async fn run(
         }
     };
     let mut collector = Collector::new(stdout, stderr, limits, overflow);
-    let deadline = tokio::time::Instant::from_std(start + limits.deadline);
+    // The nominal deadline; when it passes, the bot's waits for a CPU are
+    // read and the deadline moves on by what was not charged.
+    let mut check_at = tokio::time::Instant::from_std(start + limits.deadline);
+    let mut seen = cpu_wait::Times::default();
 
     let mut ending: Option<Ending> = None;
     let mut has_exited = false;
@@ -137,7 +145,15 @@ async fn run(
                 drop(r);
                 has_exited = true;
             }
-            _ = tokio::time::sleep_until(deadline) => ending = Some(Ending::TimedOut),
+            _ = tokio::time::sleep_until(check_at) => {
+                let wall = start.elapsed();
+                seen = seen.max(cpu_wait::tree(pid));
+                let charged = cpu_wait::charged(wall, seen);
+                match cpu_wait::recheck_in(limits.deadline, wall, charged) {
+                    None => ending = Some(Ending::TimedOut),
+                    Some(wait) => check_at = tokio::time::Instant::now() + wait,
+                }
+            }
             over = collector.read_some(), if collector.open() => {
                 if over { ending = Some(Ending::TooLong); }
             }
@@ -153,7 +169,8 @@ async fn run(
     // The call is over: nothing of the group may outlive it. Killing before
     // reaping keeps the group id from being reused meanwhile.
     kill_group(pid);
-    let reaped = reap(pid, &exited).await;
+    let wall = start.elapsed();
+    let reaped = reap_reading(pid, &exited, &mut seen).await;
     super::reaper::forget(pid);
     // Killed members of the group that were orphaned (their parent had
     // exited) come back to the referee as zombies: they did not escape.
@@ -192,11 +209,17 @@ async fn run(
             .as_bytes(),
         );
     }
+    let charged = match ending {
+        // Whatever was read last, a timed-out call used its whole limit.
+        Ending::TimedOut => cpu_wait::charged(wall, seen).max(limits.deadline),
+        _ => cpu_wait::charged(wall, seen),
+    };
     let outcome = Outcome {
         reply: Reply::ended(stdout, ending),
         stderr,
         cpu: reaped.map_or(Duration::ZERO, |r| r.cpu),
-        wall: start.elapsed(),
+        wall,
+        charged,
     };
     let leftovers = Leftovers {
         in_group: in_group.len(),
@@ -212,6 +235,7 @@ fn spawn_failed(program: &BotProgram, e: std::io::Error, start: Instant) -> Outc
         stderr: format!("referee: cannot start `{cmd}`: {e}").into_bytes(),
         cpu: Duration::ZERO,
         wall: start.elapsed(),
+        charged: start.elapsed(),
     }
 }
 
@@ -223,11 +247,18 @@ pub(crate) fn kill_group(pid: u32) {
     let _ = killpg(Pid::from_raw(pid as i32), Signal::SIGKILL);
 }
 
-/// Reaps the (killed or exited) child once its pidfd says it has exited.
-async fn reap(pid: u32, exited: &PidFd) -> Option<sys::Reaped> {
+/// Reaps the (killed or exited) child once its pidfd says it has exited,
+/// first reading its main thread's figures into `seen` (a zombie keeps them
+/// until it is reaped).
+async fn reap_reading(
+    pid: u32,
+    exited: &PidFd,
+    seen: &mut cpu_wait::Times,
+) -> Option<sys::Reaped> {
     if exited.exited().await.is_err() {
         tracing::warn!("cannot wait on bot process {pid}; reaping it blocking");
     }
+    *seen = seen.max(cpu_wait::task(pid));
     // The pidfd said it has exited (or it was SIGKILLed just now), so this
     // returns at once.
     match sys::wait4(pid, true) {

@@ -177,6 +177,7 @@ pub async fn play_game<D: Dice>(
                 stderr: Vec::new(),
                 cpu: Duration::ZERO,
                 wall: Duration::ZERO,
+                charged: Duration::ZERO,
             },
         };
         if outcome.reply.ending == Ending::Cancelled || cancel.is_cancelled() {
