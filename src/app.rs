@@ -92,6 +92,10 @@ fn sandbox_support(require: bool) -> Result<Support> {
         // Shown even with --quiet: the organiser must know bots are not confined.
         eprintln!("referee: {line}");
     }
+    // Likewise: a busy machine could then time bots out.
+    if let Some(note) = crate::bot::cpu_wait::missing_note() {
+        eprintln!("referee: {note}");
+    }
     Ok(support)
 }
 

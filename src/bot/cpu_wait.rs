@@ -10,15 +10,24 @@
 //! crowding the CPUs itself (many busy threads make each other wait, but
 //! their CPU time is charged).
 //!
-//! The source is the kernel's per-task scheduler statistics
-//! (`/proc/PID/task/TID/schedstat`: CPU time, time spent waiting on a run
-//! queue, both in nanoseconds). Where it is missing or reports nothing
-//! (`CONFIG_SCHED_INFO` off), [`available`] is false and callers fall back
-//! to wall-clock time; the start-up line says so.
+//! Two sources, the better first:
+//! - A stall group: each call's processes are born in a cgroup v2 group of
+//!   their own, whose pressure-stall figures (`cpu.pressure`) count the
+//!   time any of them waited for a CPU, including processes that already
+//!   exited (the helpers a version manager's launcher starts before the
+//!   interpreter). See `referee_sandbox::stall`.
+//! - Elsewhere, the kernel's per-task scheduler statistics
+//!   (`/proc/PID/task/TID/schedstat`: CPU time, run-queue wait) of the
+//!   call's live process tree and, at the end, its main process. Waits of
+//!   helpers that already exited are not seen.
+//!
+//! Where neither exists (`CONFIG_SCHED_INFO` off), [`available`] is false
+//! and time limits are wall-clock time; the start-up line says so.
 //!
 //! Reading is done only when it matters: a call that ends within its
-//! nominal limit never reads anything but its leader's figures once.
+//! nominal limit reads its figures once, at the end.
 
+use referee_sandbox::stall::{Stall, StallLease};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::sync::OnceLock;
@@ -112,13 +121,76 @@ pub fn available() -> bool {
     })
 }
 
-/// The start-up line's phrase when time limits fall back to wall-clock
-/// time, or `None` when waits are measured.
+/// The start-up line's phrase when waits for a CPU are measured only in
+/// part or not at all, or `None` when every call has a stall group.
 pub fn missing_note() -> Option<&'static str> {
-    (!available()).then_some(
-        "time limits are wall-clock time: this kernel does not report how long a task waits \
-         for a CPU (/proc/PID/schedstat), so a busy machine can time bots out",
-    )
+    if referee_sandbox::stall::root().is_some() {
+        None
+    } else if available() {
+        Some(
+            "time limits: no cgroup v2 group with pressure-stall figures here (psi=1, and a \
+             cgroup v2 group this user may create groups in), so waits for a CPU are read per \
+             process and those of short-lived helpers are charged",
+        )
+    } else {
+        Some(
+            "time limits are wall-clock time: this kernel does not report how long a task \
+             waits for a CPU (/proc/PID/schedstat), so a busy machine can time bots out",
+        )
+    }
+}
+
+/// How one call's waits are read.
+#[derive(Debug)]
+pub enum Meter {
+    /// The call's processes were born in this stall group, which read
+    /// `start` before they were.
+    Group { lease: StallLease, start: Stall },
+    /// The process tree under this pid, read while it lives.
+    Tree(u32),
+}
+
+impl Meter {
+    /// The meter of a call whose main process is `pid`: its stall group if
+    /// it was born in one (`in_group`), else its process tree.
+    pub fn new(lease: Option<StallLease>, start: Option<Stall>, in_group: bool, pid: u32) -> Meter {
+        match (lease, start) {
+            (Some(lease), Some(start)) if in_group => Meter::Group { lease, start },
+            _ => Meter::Tree(pid),
+        }
+    }
+
+    /// What the call accrued so far. A tree meter keeps the largest
+    /// figures seen in `seen` (a tree loses the figures of tasks that end).
+    pub fn read(&self, seen: &mut Times) -> Times {
+        match self {
+            Meter::Group { lease, start } => {
+                if let Some(now) = lease.group().and_then(|g| g.read()) {
+                    let t = Times {
+                        cpu: Duration::from_micros(now.cpu_us.saturating_sub(start.cpu_us)),
+                        wait: Duration::from_micros(
+                            now.waiting_us.saturating_sub(start.waiting_us),
+                        ),
+                    };
+                    *seen = seen.max(t);
+                }
+            }
+            Meter::Tree(pid) => *seen = seen.max(tree(*pid)),
+        }
+        *seen
+    }
+
+    /// At the end, with the main process a zombie not yet reaped: a tree
+    /// meter adds the main process's own figures.
+    pub fn read_final(&self, seen: &mut Times) -> Times {
+        match self {
+            Meter::Group { .. } => self.read(seen),
+            Meter::Tree(pid) => {
+                *seen = seen.max(task(*pid));
+                *seen
+            }
+        }
+    }
 }
 
 /// One task's figures, kept open so that reading again costs one `pread`.

@@ -3,6 +3,7 @@
 //! behaviour (timeout, crash, flood, silence) comes back as a value.
 
 pub mod cpu_lanes;
+pub mod call_times;
 pub mod cpu_wait;
 pub mod log;
 pub mod one_shot;
@@ -10,6 +11,7 @@ pub mod persistent;
 pub mod program;
 pub mod reaper;
 
+pub use call_times::CallTimes;
 pub use log::BotLog;
 pub use one_shot::{
     run_once, run_once_checked, run_once_with, Leftovers, Limits, OnOverflow, Outcome,

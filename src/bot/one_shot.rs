@@ -109,12 +109,23 @@ async fn run(
     cancel: &CancellationToken,
     census: bool,
 ) -> (Outcome, Leftovers) {
+    // A stall group of its own for the call's processes, if the machine
+    // has them; read before they are born into it.
+    let lease = program.confinement.stall_lease();
+    let group_start = lease.as_ref().and_then(|l| l.group()?.read());
+    let mut command = program.command(args, Stdin::Null);
+    if let Some(group) = lease.as_ref().and_then(|l| l.group()) {
+        if group_start.is_some() {
+            command.into_cgroup(group.raw_fd());
+        }
+    }
     let start = Instant::now();
-    let child = match super::reaper::spawn(&program.command(args, Stdin::Null)) {
+    let child = match super::reaper::spawn(&command) {
         Ok(child) => child,
         Err(e) => return (spawn_failed(program, e, start), Leftovers::default()),
     };
     let pid = child.pid;
+    let meter = cpu_wait::Meter::new(lease, group_start, child.in_cgroup, pid);
     let stdout = pipe::Receiver::from_owned_fd(child.stdout).ok();
     let stderr = pipe::Receiver::from_owned_fd(child.stderr).ok();
     let exited = match PidFd::register(child.pidfd) {
@@ -147,8 +158,7 @@ async fn run(
             }
             _ = tokio::time::sleep_until(check_at) => {
                 let wall = start.elapsed();
-                seen = seen.max(cpu_wait::tree(pid));
-                let charged = cpu_wait::charged(wall, seen);
+                let charged = cpu_wait::charged(wall, meter.read(&mut seen));
                 match cpu_wait::recheck_in(limits.deadline, wall, charged) {
                     None => ending = Some(Ending::TimedOut),
                     Some(wait) => check_at = tokio::time::Instant::now() + wait,
@@ -170,7 +180,7 @@ async fn run(
     // reaping keeps the group id from being reused meanwhile.
     kill_group(pid);
     let wall = start.elapsed();
-    let reaped = reap_reading(pid, &exited, &mut seen).await;
+    let reaped = reap_reading(pid, &exited, &meter, &mut seen).await;
     super::reaper::forget(pid);
     // Killed members of the group that were orphaned (their parent had
     // exited) come back to the referee as zombies: they did not escape.
@@ -214,6 +224,9 @@ async fn run(
         Ending::TimedOut => cpu_wait::charged(wall, seen).max(limits.deadline),
         _ => cpu_wait::charged(wall, seen),
     };
+    if let Some(note) = time_note(ending, wall, charged, limits.deadline) {
+        stderr.extend_from_slice(note.as_bytes());
+    }
     let outcome = Outcome {
         reply: Reply::ended(stdout, ending),
         stderr,
@@ -226,6 +239,26 @@ async fn run(
         escaped,
     };
     (outcome, leftovers)
+}
+
+/// A line for the bot's log when the call timed out, or waited for a CPU
+/// long enough to matter (a tenth of its limit): both figures, so that an
+/// organiser sees whether the bot or the machine was slow.
+fn time_note(ending: Ending, wall: Duration, charged: Duration, limit: Duration) -> Option<String> {
+    let waited = wall.saturating_sub(charged);
+    let figures = format!(
+        "wall {:.3} s, charged {:.3} s, waited for a CPU {:.3} s",
+        wall.as_secs_f64(),
+        charged.as_secs_f64(),
+        waited.as_secs_f64()
+    );
+    if ending == Ending::TimedOut {
+        Some(format!("\nreferee: timed out ({figures})\n"))
+    } else if waited >= limit / 10 && !waited.is_zero() {
+        Some(format!("\nreferee: {figures} (the wait is not charged)\n"))
+    } else {
+        None
+    }
 }
 
 fn spawn_failed(program: &BotProgram, e: std::io::Error, start: Instant) -> Outcome {
@@ -253,12 +286,13 @@ pub(crate) fn kill_group(pid: u32) {
 async fn reap_reading(
     pid: u32,
     exited: &PidFd,
+    meter: &cpu_wait::Meter,
     seen: &mut cpu_wait::Times,
 ) -> Option<sys::Reaped> {
     if exited.exited().await.is_err() {
         tracing::warn!("cannot wait on bot process {pid}; reaping it blocking");
     }
-    *seen = seen.max(cpu_wait::task(pid));
+    meter.read_final(seen);
     // The pidfd said it has exited (or it was SIGKILLed just now), so this
     // returns at once.
     match sys::wait4(pid, true) {

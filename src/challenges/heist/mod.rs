@@ -40,7 +40,7 @@ pub use play::{play, trace_text, PlayArgs};
 pub use series::{tournament_key, State, StoredBot, StoredGame};
 pub use standings::leaderboard;
 
-use crate::bot::{run_once, BotLog, BotProgram, Limits, Outcome};
+use crate::bot::{run_once, BotLog, BotProgram, CallTimes, Limits, Outcome};
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
 };
@@ -139,6 +139,8 @@ pub struct Played {
     pub report: GameReport,
     pub cpu: Vec<Duration>,
     pub calls: Vec<u64>,
+    /// Wall-clock and charged time of each bot's calls.
+    pub times: Vec<CallTimes>,
 }
 
 /// The bots of a game as processes: `programs[i]` and `logs[i]` belong to
@@ -163,6 +165,7 @@ pub async fn play_game<D: Dice>(
     let count = tournament.names().len();
     let mut cpu = vec![Duration::ZERO; count];
     let mut calls = vec![0u64; count];
+    let mut times = vec![CallTimes::default(); count];
     let mut game = tournament.start_game(dice);
     let number = game.number();
     while let Some(request) = game.request() {
@@ -189,6 +192,9 @@ pub async fn play_game<D: Dice>(
         if let Some(n) = calls.get_mut(bot) {
             *n += 1;
         }
+        if let Some(t) = times.get_mut(bot) {
+            t.add(&outcome);
+        }
         if let Some(log) = bots.logs.get(bot) {
             log.section(
                 &format!(
@@ -210,7 +216,12 @@ pub async fn play_game<D: Dice>(
         }
     }
     let report = game.finish().ok()?;
-    Some(Played { report, cpu, calls })
+    Some(Played {
+        report,
+        cpu,
+        calls,
+        times,
+    })
 }
 
 #[cfg(test)]

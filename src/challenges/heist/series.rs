@@ -13,7 +13,7 @@
 
 use super::log_file::{self, TournamentLog};
 use super::{limits, play_game, settings, Bots, Played, CHALLENGE};
-use crate::bot::{BotLog, BotProgram, Limits};
+use crate::bot::{BotLog, BotProgram, CallTimes, Limits};
 use crate::challenge::RunContext;
 use crate::error::{Error, Result};
 use crate::progress::Progress;
@@ -21,7 +21,7 @@ use crate::results::{Checkpoint, GameRow, Store};
 use crate::session::{Recorder, Session};
 use crate::tournament::{Pool, RunReport, TournamentSpec};
 use game_core::FaultCounts;
-use game_heist::{bank::BANKS, game_dice, game_stream_seed, GameReport, Settings, Tournament};
+use game_heist::{bank::BANKS, game_dice, game_stream_seed, Settings, Tournament};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -61,10 +61,14 @@ pub struct StoredBot {
     pub winnings: i64,
     pub credits: i64,
     pub faults: FaultCounts,
+    /// What its calls took this game: wall-clock and charged time.
+    #[serde(default)]
+    pub times: CallTimes,
 }
 
 impl StoredGame {
-    fn new(t: u32, report: &GameReport, names: &[String], log: String) -> StoredGame {
+    fn new(t: u32, played: &Played, names: &[String], log: String) -> StoredGame {
+        let report = &played.report;
         StoredGame {
             tournament: t,
             game: report.game,
@@ -77,7 +81,8 @@ impl StoredGame {
                 .bots
                 .iter()
                 .zip(names)
-                .map(|(b, name)| StoredBot {
+                .enumerate()
+                .map(|(i, (b, name))| StoredBot {
                     name: name.clone(),
                     bet: b.bet,
                     action: b.action.map(|a| a.word().unwrap_or("go along").to_string()),
@@ -85,6 +90,7 @@ impl StoredGame {
                     winnings: b.winnings,
                     credits: b.credits,
                     faults: b.faults.clone(),
+                    times: played.times.get(i).copied().unwrap_or_default(),
                 })
                 .collect(),
             log,
@@ -105,6 +111,10 @@ pub struct State {
     pub cpu_seconds: Vec<f64>,
     /// Calls by bot index over the games stored so far.
     pub calls: Vec<u64>,
+    /// Wall-clock and charged time by bot index over the games stored so
+    /// far (absent from checkpoints written before it was kept).
+    #[serde(default)]
+    pub times: Vec<CallTimes>,
 }
 
 impl State {
@@ -116,6 +126,7 @@ impl State {
             faults: vec![FaultCounts::default(); n],
             cpu_seconds: vec![0.0; n],
             calls: vec![0; n],
+            times: vec![CallTimes::default(); n],
         }
     }
 
@@ -133,6 +144,12 @@ impl State {
         for (i, c) in played.calls.iter().enumerate() {
             if let Some(s) = self.calls.get_mut(i) {
                 *s += c;
+            }
+        }
+        self.times.resize(played.times.len().max(self.times.len()), CallTimes::default());
+        for (i, t) in played.times.iter().enumerate() {
+            if let Some(s) = self.times.get_mut(i) {
+                s.merge(t);
             }
         }
     }
@@ -222,7 +239,7 @@ async fn run_one(shared: Arc<Shared>, mut p: Pending, cancel: CancellationToken)
         p.log.append(&block)?;
         p.state.log_len = p.log.len();
         p.state.add(&played);
-        let stored = StoredGame::new(p.t, &played.report, &names, block);
+        let stored = StoredGame::new(p.t, &played, &names, block);
         let encode = |e: serde_json::Error| Error::machine(format!("cannot encode a game: {e}"));
         let row = GameRow {
             game_key: game_key(&p.key, g),

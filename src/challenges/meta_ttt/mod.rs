@@ -6,7 +6,7 @@ pub mod play;
 pub use check::CheckArgs;
 pub use play::{play, PlayArgs};
 
-use crate::bot::{run_once, BotLog, BotProgram, Limits};
+use crate::bot::{run_once, BotLog, BotProgram, CallTimes, Limits};
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
 };
@@ -54,6 +54,9 @@ pub struct StoredGame {
     pub record: GameRecord,
     /// CPU seconds used by [X, O] over the game.
     pub cpu_seconds: [f64; 2],
+    /// What [X, O]'s calls took: wall-clock and charged time.
+    #[serde(default)]
+    pub times: [CallTimes; 2],
 }
 
 /// What `play_game` reports after each call, for transcripts.
@@ -71,10 +74,11 @@ pub async fn play_game(
     label: &str,
     cancel: &CancellationToken,
     mut observe: impl FnMut(CallView<'_>),
-) -> Option<(Game, [Duration; 2])> {
+) -> Option<(Game, [Duration; 2], [CallTimes; 2])> {
     let limits = limits(settings);
     let mut game = Game::new(settings.max_rounds);
     let mut cpu = [Duration::ZERO; 2];
+    let mut times = [CallTimes::default(); 2];
     while !game.is_over() {
         let side = game.to_move().index();
         let args = wire::argv(&game);
@@ -83,6 +87,7 @@ pub async fn play_game(
             return None;
         }
         cpu[side] += outcome.cpu;
+        times[side].add(&outcome);
         logs[side].section(
             &format!("{label} call {}", game.calls() + 1),
             &outcome.stderr,
@@ -95,7 +100,7 @@ pub async fn play_game(
             verdict,
         });
     }
-    Some((game, cpu))
+    Some((game, cpu, times))
 }
 
 /// The meta-ttt challenge.
@@ -199,7 +204,7 @@ impl GamePlan for Tournament {
             self.spec.bots[x].name,
             self.spec.bots[o].name
         );
-        let (game, cpu) = play_game(
+        let (game, cpu, times) = play_game(
             [&self.programs[x], &self.programs[o]],
             [&self.logs[x], &self.logs[o]],
             &self.settings,
@@ -213,6 +218,7 @@ impl GamePlan for Tournament {
             o: self.spec.bots[o].name.clone(),
             record: game.record(),
             cpu_seconds: [cpu[0].as_secs_f64(), cpu[1].as_secs_f64()],
+            times,
         };
         let summary = format!(
             "{} (X) vs {} (O): {} after {} calls, points {} / {}",

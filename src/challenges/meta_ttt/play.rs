@@ -76,7 +76,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         },
     )
     .await;
-    let Some((game, _)) = result else {
+    let Some((game, _, _)) = result else {
         return Ok(Status::Interrupted);
     };
     let record = game.record();
