@@ -140,6 +140,42 @@ pub fn missing_note() -> Option<&'static str> {
     }
 }
 
+/// A persistent process's running totals since it started: its stall
+/// group's when it was born in one (every thread and child counted), else
+/// its main thread's.
+#[derive(Debug)]
+pub enum ProcessClock {
+    Group { lease: StallLease, start: Stall },
+    Task(TaskClock),
+    Off,
+}
+
+impl ProcessClock {
+    /// The clock of a process just started as `pid`.
+    pub fn new(lease: Option<StallLease>, start: Option<Stall>, in_group: bool, pid: u32) -> Self {
+        match (lease, start) {
+            (Some(lease), Some(start)) if in_group => ProcessClock::Group { lease, start },
+            _ => TaskClock::open(pid).map_or(ProcessClock::Off, ProcessClock::Task),
+        }
+    }
+
+    /// CPU used and time spent waiting for a CPU since the start; `None`
+    /// where nothing is measured (or the process is reaped).
+    pub fn read(&self) -> Option<Times> {
+        match self {
+            ProcessClock::Group { lease, start } => {
+                let now = lease.group()?.read()?;
+                Some(Times {
+                    cpu: Duration::from_micros(now.cpu_us.saturating_sub(start.cpu_us)),
+                    wait: Duration::from_micros(now.waiting_us.saturating_sub(start.waiting_us)),
+                })
+            }
+            ProcessClock::Task(clock) => clock.read(),
+            ProcessClock::Off => None,
+        }
+    }
+}
+
 /// How one call's waits are read.
 #[derive(Debug)]
 pub enum Meter {

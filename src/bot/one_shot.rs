@@ -119,11 +119,14 @@ async fn run(
             command.into_cgroup(group.raw_fd());
         }
     }
-    let start = Instant::now();
+    let spawning = Instant::now();
     let child = match super::reaper::spawn(&command) {
         Ok(child) => child,
-        Err(e) => return (spawn_failed(program, e, start), Leftovers::default()),
+        Err(e) => return (spawn_failed(program, e, spawning), Leftovers::default()),
     };
+    // The bot's time starts once its program runs: the referee's own work
+    // to start it (a busy cgroup lock, the confinement) is not the bot's.
+    let start = Instant::now();
     let pid = child.pid;
     let meter = cpu_wait::Meter::new(lease, group_start, child.in_cgroup, pid);
     let stdout = pipe::Receiver::from_owned_fd(child.stdout).ok();

@@ -206,6 +206,8 @@ pub struct LineProcess {
     /// thread of its confinement, and die with that thread (parent-death
     /// signal).
     _confinement: referee_sandbox::Confinement,
+    /// CPU and waits for a CPU since the start (see [`LineProcess::times`]).
+    clock: super::cpu_wait::ProcessClock,
     started: Instant,
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
@@ -251,8 +253,17 @@ impl LineProcess {
         log: BotLog,
         sink: Sink,
     ) -> std::io::Result<LineProcess> {
-        let child = super::reaper::spawn(&program.command(args, Stdin::Piped))?;
+        // Born in a stall group of its own where the machine has them, so
+        // that its waits for a CPU are read whole (threads and children).
+        let lease = program.confinement.stall_lease();
+        let group_start = lease.as_ref().and_then(|l| l.group()?.read());
+        let mut command = program.command(args, Stdin::Piped);
+        if let (Some(group), Some(_)) = (lease.as_ref().and_then(|l| l.group()), group_start) {
+            command.into_cgroup(group.raw_fd());
+        }
+        let child = super::reaper::spawn(&command)?;
         let pid = child.pid;
+        let clock = super::cpu_wait::ProcessClock::new(lease, group_start, child.in_cgroup, pid);
         let exited = match PidFd::register(child.pidfd) {
             Ok(fd) => fd,
             Err(e) => {
@@ -290,6 +301,7 @@ impl LineProcess {
             reaped: None,
             swept: Vec::new(),
             _confinement: program.confinement.clone(),
+            clock,
             started: Instant::now(),
             stderr_drain,
         })
@@ -434,6 +446,13 @@ impl LineProcess {
     /// (`referee check` tells them apart).
     pub fn swept(&self) -> &[u32] {
         &self.swept
+    }
+
+    /// CPU used and time spent waiting for a CPU since the process
+    /// started, for charging an ask its own time (see
+    /// [`super::cpu_wait`]); `None` where the machine measures nothing.
+    pub fn times(&self) -> Option<super::cpu_wait::Times> {
+        self.clock.read()
     }
 
     pub fn uptime(&self) -> Duration {

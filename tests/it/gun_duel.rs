@@ -779,3 +779,36 @@ fn the_example_tournament_resolves_with_both_interfaces() {
     assert!(resolved.spec.bots.iter().all(|b| b.language.is_some()));
     assert_eq!(resolved.builds.iter().flatten().count(), 2, "C and C++");
 }
+
+#[test]
+fn an_interface_2_bots_cpu_time_is_stored_per_duel() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let burner = root().join("tests/bots/gun-duel/io_burner.py");
+    let ins = format!(
+        "challenge: gun-duel\nduels-per-pair: 2\nturns: 6\ntimeout-ms: 5000\n\
+         Burner {} {}\nIdle {}\n",
+        python(),
+        q(&burner),
+        io_cmd("0", Path::new("-")),
+    );
+    std::fs::write(d.join("instructions.txt"), ins).unwrap();
+    let out = referee(d, &["--instructions", "instructions.txt"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let conn = rusqlite::Connection::open(d.join("results.db")).unwrap();
+    let mut stmt = conn.prepare("SELECT record FROM games").unwrap();
+    let records: Vec<serde_json::Value> = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .map(|r| serde_json::from_str(&r.unwrap()).unwrap())
+        .collect();
+    assert!(!records.is_empty());
+    for rec in &records {
+        let names = rec["names"].as_array().unwrap();
+        let cpu = rec["cpu_seconds"].as_array().unwrap();
+        let burner_seat = names.iter().position(|n| n == "Burner").unwrap();
+        // Six answers of fixed work each: well above nothing.
+        let used = cpu[burner_seat].as_f64().unwrap();
+        assert!(used > 0.01, "{rec}");
+    }
+}

@@ -17,6 +17,7 @@
 //! so the duel and the transport it calls stay in one module, which keeps
 //! them in one codegen unit as they were before the split.
 
+use crate::bot::cpu_wait;
 use crate::bot::persistent::{Frame, Framing};
 use crate::bot::{run_once_with, BotLog, BotProgram, Incoming, Limits, LineProcess, OnOverflow};
 use game_core::{Ending, LineReply};
@@ -112,9 +113,19 @@ impl Bot {
             };
     }
 
-    /// CPU seconds of the interface-1 runs of the bot's last duel.
+    /// CPU seconds of the bot's last duel: its interface-1 runs, or what
+    /// its interface-2 process used during the duel.
     pub(super) fn cpu_seconds(&self) -> f64 {
         self.cpu.as_secs_f64()
+    }
+
+    /// CPU used so far by the interface-2 process (zero before it starts).
+    fn process_cpu(&self) -> Option<Duration> {
+        match &self.process {
+            Process::Running { process, .. } => process.times().map(|t| t.cpu),
+            Process::Idle => Some(Duration::ZERO),
+            _ => None,
+        }
     }
 
     /// Performs one request; `None` if the referee was cancelled meanwhile.
@@ -204,12 +215,30 @@ impl Bot {
                     limit += Duration::from_millis(STARTUP_GRACE_MS);
                     *asked = true;
                 }
-                let deadline = Instant::now() + limit;
+                // The limit is charged time: waits for a CPU move the
+                // deadline on (see `cpu_wait`).
+                let sent = Instant::now();
+                let before = process.times();
+                let mut deadline = sent + limit;
                 process.send(write);
-                let incoming = tokio::select! {
-                    biased;
-                    () = cancel.cancelled() => return None,
-                    got = process.next_before(deadline) => got,
+                let incoming = loop {
+                    let got = tokio::select! {
+                        biased;
+                        () = cancel.cancelled() => return None,
+                        got = process.next_before(deadline) => got,
+                    };
+                    if got.is_some() {
+                        break got;
+                    }
+                    let wall = sent.elapsed();
+                    let accrued = match (before, process.times()) {
+                        (Some(b), Some(now)) => now.since(b),
+                        _ => cpu_wait::Times::default(),
+                    };
+                    match cpu_wait::recheck_in(limit, wall, cpu_wait::charged(wall, accrued)) {
+                        None => break None,
+                        Some(more) => deadline = Instant::now() + more,
+                    }
                 };
                 let reply = match incoming {
                     None => LineReply::TimedOut,
@@ -322,6 +351,7 @@ pub(super) async fn play_duel(
     let [a, b] = bots;
     a.cpu = Duration::ZERO;
     b.cpu = Duration::ZERO;
+    let process_cpu = [a.process_cpu(), b.process_cpu()];
     while let Some([ra, rb]) = driver.requests() {
         if cancel.is_cancelled() {
             return None;
@@ -339,6 +369,11 @@ pub(super) async fn play_duel(
         a.epilogue(ea, timeout, labels[0], cancel),
         b.epilogue(eb, timeout, labels[1], cancel)
     );
+    for (bot, start) in [a, b].into_iter().zip(process_cpu) {
+        if let (Some(start), Some(now)) = (start, bot.process_cpu()) {
+            bot.cpu += now.saturating_sub(start);
+        }
+    }
     driver.result()
 }
 

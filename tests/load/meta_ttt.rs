@@ -1,0 +1,40 @@
+//! meta-ttt under load: a 1000 ms limit, Python bots started through
+//! `python3` on PATH (a version manager's launcher on many machines), one
+//! that thinks for a fixed amount of work, and a C bot.
+
+use crate::background::Background;
+use crate::common::{first_legal, q, referee, root, stderr};
+
+#[test]
+fn a_meta_ttt_tournament_under_load_gives_the_idle_results() {
+    let _one = crate::one_at_a_time();
+    let bots = root().join("tests/bots");
+    let instructions = format!(
+        "challenge: meta-ttt\ntimeout-ms: 1000\nmax-rounds: 40\n3\nfirstLegal\n{}\nthinker\npython3 {}\npyfirst\npython3 {}\n",
+        q(&first_legal()),
+        q(&bots.join("thinker.py")),
+        q(&bots.join("first_legal.py")),
+    );
+    let base = tempfile::tempdir().unwrap();
+    let play = |name: &str| {
+        let dir = base.path().join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("instructions.txt"), &instructions).unwrap();
+        let out = referee(
+            &dir,
+            &["--instructions", "instructions.txt", "--quiet", "--jobs", "2"],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        dir
+    };
+    let idle = play("idle");
+    let loaded = {
+        let _load = Background::start(base.path());
+        play("loaded")
+    };
+    assert_eq!(crate::games(&idle).len(), 6, "every game stored");
+    crate::assert_same_games(&idle, &loaded);
+    // The load was real, and its waits were not charged to the bots.
+    let waited = crate::uncharged_wait(&loaded);
+    assert!(waited > 1.0, "uncharged waits under load: {waited} s");
+}
