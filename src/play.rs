@@ -21,8 +21,7 @@ pub fn directory(cwd: Option<&Path>) -> Result<PathBuf> {
 }
 
 /// The bot `label` from its command line (split as in instructions.txt,
-/// no shell), run unconfined in `dir`, which is also its folder; its calls'
-/// waits for a CPU are measured as in a tournament.
+/// no shell), run unconfined in `dir`, which is also its folder.
 pub fn program(label: &str, command: &str, dir: &Path) -> Result<BotProgram> {
     let argv = crate::instructions::split_command(command)
         .map_err(|m| Error::input(format!("{label}: {m}")))?;
@@ -31,7 +30,7 @@ pub fn program(label: &str, command: &str, dir: &Path) -> Result<BotProgram> {
         argv,
         cwd: dir.to_path_buf(),
         folder: dir.to_path_buf(),
-        confinement: Confinement::measured(label),
+        confinement: Confinement::minimal(),
         env: Vec::new(),
     })
 }

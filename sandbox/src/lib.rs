@@ -22,7 +22,6 @@ pub mod policy;
 pub mod probe;
 pub mod seccomp;
 pub mod spawn;
-pub mod stall;
 pub mod sys;
 
 pub use policy::{FolderAccess, Policy};
@@ -67,30 +66,12 @@ struct Inner {
     pids: Option<cgroup::PidsGroup>,
     /// RLIMIT_NPROC, where no cgroup is available (it binds non-root users only).
     nproc: Option<u64>,
-    /// Groups that measure how long the bot's calls waited for a CPU.
-    stall: Option<Arc<stall::StallPool>>,
 }
 
 impl Confinement {
     /// No confinement but "die with the referee" (for `referee play` and tests).
     pub fn minimal() -> Confinement {
         Confinement::default()
-    }
-
-    /// [`Confinement::minimal`] whose calls are measured in stall groups
-    /// where the machine has them (`referee play`).
-    pub fn measured(name: &str) -> Confinement {
-        Confinement {
-            inner: Arc::new(Inner {
-                stall: stall::root().map(|root| stall::StallPool::new(root, name)),
-                ..Inner::default()
-            }),
-        }
-    }
-
-    /// A stall group for one call of this bot, if the machine has them.
-    pub fn stall_lease(&self) -> Option<stall::StallLease> {
-        self.inner.stall.as_ref().and_then(stall::StallPool::lease)
     }
 
     /// Prepares the confinement of one bot with what this machine supports.
@@ -127,13 +108,6 @@ impl Confinement {
                 landlock,
                 seccomp,
                 memory: Some(setup.policy.memory_mb.saturating_mul(1 << 20)),
-                stall: stall::root().map(|root| {
-                    let name = setup
-                        .own_folder
-                        .file_name()
-                        .map_or_else(|| "bot".into(), |n| n.to_string_lossy());
-                    stall::StallPool::new(root, &name)
-                }),
                 pids,
                 nproc,
             }),

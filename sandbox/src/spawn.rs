@@ -49,8 +49,6 @@ pub struct Command {
     cwd: Option<CString>,
     stdin: Stdin,
     confinement: Confinement,
-    /// A cgroup v2 directory the process is born into (a stall group).
-    cgroup: Option<RawFd>,
     /// A NUL byte in any string: reported by [`Command::spawn`].
     nul: bool,
 }
@@ -65,8 +63,6 @@ pub struct Child {
     pub stdin: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
-    /// Whether it was born in the cgroup given to [`Command::into_cgroup`].
-    pub in_cgroup: bool,
 }
 
 impl Command {
@@ -83,7 +79,6 @@ impl Command {
             cwd: None,
             stdin: Stdin::Null,
             confinement: Confinement::minimal(),
-            cgroup: None,
             nul,
         }
     }
@@ -130,15 +125,6 @@ impl Command {
 
     pub fn stdin(&mut self, stdin: Stdin) -> &mut Command {
         self.stdin = stdin;
-        self
-    }
-
-    /// Starts the process inside the cgroup v2 group whose directory is
-    /// open as `dir` (see `stall`); the caller keeps `dir` open until the
-    /// spawn returns. Where the kernel cannot, the process starts where its
-    /// parent is and [`Child::in_cgroup`] says so.
-    pub fn into_cgroup(&mut self, dir: RawFd) -> &mut Command {
-        self.cgroup = Some(dir);
         self
     }
 
@@ -207,7 +193,7 @@ impl Command {
             parent: std::process::id() as libc::pid_t,
             failure: Failure::default(),
         };
-        let (pid, pidfd, in_cgroup) = clone_vfork(&mut ctx, self.cgroup)?;
+        let (pid, pidfd) = clone_vfork(&mut ctx)?;
         // The child has exec'd or exited: its ends of the pipes are its own.
         drop((stdin.0, out_w, err_w));
         // SAFETY: the child no longer runs in our memory (CLONE_VFORK
@@ -229,7 +215,6 @@ impl Command {
             stdin: stdin.1,
             stdout: out_r,
             stderr: err_r,
-            in_cgroup,
         })
     }
 }
@@ -415,13 +400,8 @@ thread_local! {
     static STACK: std::cell::RefCell<Option<Stack>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Clones the child sharing our memory, suspended until it execs or exits;
-/// born in the cgroup `cgroup` (a directory fd) when the kernel can. The
-/// flag says whether it was.
-fn clone_vfork(
-    ctx: &mut ChildContext<'_>,
-    cgroup: Option<RawFd>,
-) -> io::Result<(u32, OwnedFd, bool)> {
+/// Clones the child sharing our memory, suspended until it execs or exits.
+fn clone_vfork(ctx: &mut ChildContext<'_>) -> io::Result<(u32, OwnedFd)> {
     STACK.with(|cell| {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -440,31 +420,21 @@ fn clone_vfork(
             libc::sigfillset(&mut all);
             libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
         }
-        let arg: *mut libc::c_void = (ctx as *mut ChildContext<'_>).cast();
-        let mut in_cgroup = false;
-        let mut pid = -1;
-        if let Some(dir) = cgroup {
-            // SAFETY: as for clone below; `clone3_into` documents the rest.
-            pid = unsafe { clone3_into(stack, dir, &mut pidfd, arg) };
-            in_cgroup = pid > 0;
-        }
-        if pid < 0 {
-            let flags = libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD | libc::SIGCHLD;
-            // SAFETY: `child_main` only makes raw system calls on `ctx`, which
-            // outlives the call because this thread is suspended until the child
-            // execs or exits (CLONE_VFORK). The stack is ours and unused by
-            // anyone else. With CLONE_PIDFD the kernel stores the pidfd in the
-            // parent_tid argument.
-            pid = unsafe {
-                libc::clone(
-                    child_main,
-                    stack.top(),
-                    flags,
-                    arg,
-                    &mut pidfd as *mut libc::c_int,
-                )
-            };
-        }
+        let flags = libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD | libc::SIGCHLD;
+        // SAFETY: `child_main` only makes raw system calls on `ctx`, which
+        // outlives the call because this thread is suspended until the child
+        // execs or exits (CLONE_VFORK). The stack is ours and unused by
+        // anyone else. With CLONE_PIDFD the kernel stores the pidfd in the
+        // parent_tid argument.
+        let pid = unsafe {
+            libc::clone(
+                child_main,
+                stack.top(),
+                flags,
+                (ctx as *mut ChildContext<'_>).cast(),
+                &mut pidfd as *mut libc::c_int,
+            )
+        };
         let clone_error = io::Error::last_os_error();
         // SAFETY: restoring the mask saved above.
         unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut()) };
@@ -473,116 +443,8 @@ fn clone_vfork(
         }
         // SAFETY: with CLONE_PIDFD the kernel returned a new fd we own.
         let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd) };
-        Ok((pid as u32, pidfd, in_cgroup))
+        Ok((pid as u32, pidfd))
     })
-}
-
-/// `struct clone_args` of clone3(2), up to `cgroup` (version 2, 88 bytes).
-#[repr(C)]
-#[derive(Default)]
-struct CloneArgs {
-    flags: u64,
-    pidfd: u64,
-    child_tid: u64,
-    parent_tid: u64,
-    exit_signal: u64,
-    stack: u64,
-    stack_size: u64,
-    tls: u64,
-    set_tid: u64,
-    set_tid_size: u64,
-    cgroup: u64,
-}
-
-const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
-
-/// Whether clone3 with `CLONE_INTO_CGROUP` is worth trying (cleared for
-/// good once the kernel says it has no clone3).
-static CLONE3: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
-
-/// `clone(CLONE_VM | CLONE_VFORK | CLONE_PIDFD)` through clone3, born in
-/// the cgroup `dir`. Returns the child's pid, or -1 (nothing was started;
-/// the caller falls back to clone).
-///
-/// clone3 has no function argument: with `CLONE_VM` the child returns from
-/// the system call on the new stack, in the middle of this function, where
-/// nothing compiled for the parent's stack may run. So the system call and
-/// the child's first steps are one block of assembly: the child calls
-/// `child_main(arg)` on its own stack and exits with its result, never
-/// returning into Rust code.
-///
-/// # Safety
-/// As for `libc::clone` with `child_main`: `arg` must stay valid until the
-/// child execs or exits (guaranteed by `CLONE_VFORK`), and `stack` must be
-/// used by no one else meanwhile.
-#[cfg(target_arch = "x86_64")]
-unsafe fn clone3_into(
-    stack: &Stack,
-    dir: RawFd,
-    pidfd: &mut libc::c_int,
-    arg: *mut libc::c_void,
-) -> libc::pid_t {
-    use std::sync::atomic::Ordering;
-    if !CLONE3.load(Ordering::Relaxed) || dir < 0 {
-        return -1;
-    }
-    let mut args = CloneArgs {
-        flags: (libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_PIDFD) as u64 | CLONE_INTO_CGROUP,
-        pidfd: pidfd as *mut libc::c_int as u64,
-        exit_signal: libc::SIGCHLD as u64,
-        stack: stack.base as u64,
-        // The kernel starts the child at stack + stack_size, which is page
-        // aligned (the guard page is at the bottom, never reached first).
-        stack_size: stack.len as u64,
-        cgroup: dir as u64,
-        ..CloneArgs::default()
-    };
-    let entry: extern "C" fn(*mut libc::c_void) -> libc::c_int = child_main;
-    let ret: i64;
-    // SAFETY: see the function's comment. rcx and r11 are clobbered by
-    // `syscall`; the child never leaves the block.
-    unsafe {
-        std::arch::asm!(
-            "syscall",
-            "test rax, rax",
-            "jnz 2f",
-            // The child, on its own (16-byte aligned) stack.
-            "mov rdi, r12",
-            "call r13",
-            "mov edi, eax",
-            "mov eax, 60", // exit
-            "syscall",
-            "ud2",
-            "2:",
-            inlateout("rax") libc::SYS_clone3 => ret,
-            in("rdi") &mut args as *mut CloneArgs,
-            in("rsi") std::mem::size_of::<CloneArgs>(),
-            in("r12") arg,
-            in("r13") entry,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
-    }
-    if ret < 0 {
-        let errno = -ret as i32;
-        if errno == libc::ENOSYS || errno == libc::E2BIG {
-            CLONE3.store(false, Ordering::Relaxed);
-        }
-        return -1;
-    }
-    ret as libc::pid_t
-}
-
-/// Elsewhere, processes start where the referee is.
-#[cfg(not(target_arch = "x86_64"))]
-unsafe fn clone3_into(
-    _stack: &Stack,
-    _dir: RawFd,
-    _pidfd: &mut libc::c_int,
-    _arg: *mut libc::c_void,
-) -> libc::pid_t {
-    -1
 }
 
 extern "C" fn child_main(arg: *mut libc::c_void) -> libc::c_int {

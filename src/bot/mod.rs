@@ -2,8 +2,8 @@
 //! produce. Nothing here knows a challenge's rules or wire format; every bot
 //! behaviour (timeout, crash, flood, silence) comes back as a value.
 
-pub mod cpu_lanes;
 pub mod call_times;
+pub mod cpu_lanes;
 pub mod cpu_wait;
 pub mod log;
 pub mod one_shot;

@@ -109,16 +109,7 @@ async fn run(
     cancel: &CancellationToken,
     census: bool,
 ) -> (Outcome, Leftovers) {
-    // A stall group of its own for the call's processes, if the machine
-    // has them; read before they are born into it.
-    let lease = program.confinement.stall_lease();
-    let group_start = lease.as_ref().and_then(|l| l.group()?.read());
-    let mut command = program.command(args, Stdin::Null);
-    if let Some(group) = lease.as_ref().and_then(|l| l.group()) {
-        if group_start.is_some() {
-            command.into_cgroup(group.raw_fd());
-        }
-    }
+    let command = program.command(args, Stdin::Null);
     let spawning = Instant::now();
     let child = match super::reaper::spawn(&command) {
         Ok(child) => child,
@@ -128,7 +119,6 @@ async fn run(
     // to start it (a busy cgroup lock, the confinement) is not the bot's.
     let start = Instant::now();
     let pid = child.pid;
-    let meter = cpu_wait::Meter::new(lease, group_start, child.in_cgroup, pid);
     let stdout = pipe::Receiver::from_owned_fd(child.stdout).ok();
     let stderr = pipe::Receiver::from_owned_fd(child.stderr).ok();
     let exited = match PidFd::register(child.pidfd) {
@@ -161,7 +151,8 @@ async fn run(
             }
             _ = tokio::time::sleep_until(check_at) => {
                 let wall = start.elapsed();
-                let charged = cpu_wait::charged(wall, meter.read(&mut seen));
+                seen = seen.max(cpu_wait::tree(pid));
+                let charged = cpu_wait::charged(wall, seen);
                 match cpu_wait::recheck_in(limits.deadline, wall, charged) {
                     None => ending = Some(Ending::TimedOut),
                     Some(wait) => check_at = tokio::time::Instant::now() + wait,
@@ -183,7 +174,7 @@ async fn run(
     // reaping keeps the group id from being reused meanwhile.
     kill_group(pid);
     let wall = start.elapsed();
-    let reaped = reap_reading(pid, &exited, &meter, &mut seen).await;
+    let reaped = reap_reading(pid, &exited, &mut seen).await;
     super::reaper::forget(pid);
     // Killed members of the group that were orphaned (their parent had
     // exited) come back to the referee as zombies: they did not escape.
@@ -286,16 +277,11 @@ pub(crate) fn kill_group(pid: u32) {
 /// Reaps the (killed or exited) child once its pidfd says it has exited,
 /// first reading its main thread's figures into `seen` (a zombie keeps them
 /// until it is reaped).
-async fn reap_reading(
-    pid: u32,
-    exited: &PidFd,
-    meter: &cpu_wait::Meter,
-    seen: &mut cpu_wait::Times,
-) -> Option<sys::Reaped> {
+async fn reap_reading(pid: u32, exited: &PidFd, seen: &mut cpu_wait::Times) -> Option<sys::Reaped> {
     if exited.exited().await.is_err() {
         tracing::warn!("cannot wait on bot process {pid}; reaping it blocking");
     }
-    meter.read_final(seen);
+    *seen = seen.max(cpu_wait::task(pid));
     // The pidfd said it has exited (or it was SIGKILLed just now), so this
     // returns at once.
     match sys::wait4(pid, true) {

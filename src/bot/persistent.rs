@@ -206,8 +206,8 @@ pub struct LineProcess {
     /// thread of its confinement, and die with that thread (parent-death
     /// signal).
     _confinement: referee_sandbox::Confinement,
-    /// CPU and waits for a CPU since the start (see [`LineProcess::times`]).
-    clock: super::cpu_wait::ProcessClock,
+    /// The main thread's CPU and waits for a CPU (see [`LineProcess::times`]).
+    clock: Option<super::cpu_wait::TaskClock>,
     started: Instant,
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
@@ -253,17 +253,9 @@ impl LineProcess {
         log: BotLog,
         sink: Sink,
     ) -> std::io::Result<LineProcess> {
-        // Born in a stall group of its own where the machine has them, so
-        // that its waits for a CPU are read whole (threads and children).
-        let lease = program.confinement.stall_lease();
-        let group_start = lease.as_ref().and_then(|l| l.group()?.read());
-        let mut command = program.command(args, Stdin::Piped);
-        if let (Some(group), Some(_)) = (lease.as_ref().and_then(|l| l.group()), group_start) {
-            command.into_cgroup(group.raw_fd());
-        }
-        let child = super::reaper::spawn(&command)?;
+        let child = super::reaper::spawn(&program.command(args, Stdin::Piped))?;
         let pid = child.pid;
-        let clock = super::cpu_wait::ProcessClock::new(lease, group_start, child.in_cgroup, pid);
+        let clock = super::cpu_wait::TaskClock::open(pid);
         let exited = match PidFd::register(child.pidfd) {
             Ok(fd) => fd,
             Err(e) => {
@@ -448,11 +440,11 @@ impl LineProcess {
         &self.swept
     }
 
-    /// CPU used and time spent waiting for a CPU since the process
-    /// started, for charging an ask its own time (see
+    /// CPU used and time spent waiting for a CPU by the process's main
+    /// thread since it started, for charging an ask its own time (see
     /// [`super::cpu_wait`]); `None` where the machine measures nothing.
     pub fn times(&self) -> Option<super::cpu_wait::Times> {
-        self.clock.read()
+        self.clock.as_ref()?.read()
     }
 
     pub fn uptime(&self) -> Duration {

@@ -27,9 +27,7 @@ fn a_heist_tournament_under_load_gives_the_idle_results() {
     };
     assert_eq!(crate::games(&idle).len(), 12, "every game stored");
     crate::assert_same_games(&idle, &loaded);
-    let faults = |dir: &std::path::Path| {
-        referee(dir, &["standings"]).stdout
-    };
+    let faults = |dir: &std::path::Path| referee(dir, &["standings"]).stdout;
     assert_eq!(faults(&idle), faults(&loaded));
     let waited = crate::uncharged_wait(&loaded);
     assert!(waited > 0.5, "uncharged waits under load: {waited} s");

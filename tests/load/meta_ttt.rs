@@ -22,7 +22,13 @@ fn a_meta_ttt_tournament_under_load_gives_the_idle_results() {
         std::fs::write(dir.join("instructions.txt"), &instructions).unwrap();
         let out = referee(
             &dir,
-            &["--instructions", "instructions.txt", "--quiet", "--jobs", "2"],
+            &[
+                "--instructions",
+                "instructions.txt",
+                "--quiet",
+                "--jobs",
+                "2",
+            ],
         );
         assert!(out.status.success(), "{}", stderr(&out));
         dir

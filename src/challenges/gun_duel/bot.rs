@@ -119,10 +119,11 @@ impl Bot {
         self.cpu.as_secs_f64()
     }
 
-    /// CPU used so far by the interface-2 process (zero before it starts).
+    /// CPU used so far by the interface-2 process, every thread (zero
+    /// before it starts).
     fn process_cpu(&self) -> Option<Duration> {
         match &self.process {
-            Process::Running { process, .. } => process.times().map(|t| t.cpu),
+            Process::Running { process, .. } => cpu_wait::process_cpu(process.pid()),
             Process::Idle => Some(Duration::ZERO),
             _ => None,
         }

@@ -146,7 +146,10 @@ impl State {
                 *s += c;
             }
         }
-        self.times.resize(played.times.len().max(self.times.len()), CallTimes::default());
+        self.times.resize(
+            played.times.len().max(self.times.len()),
+            CallTimes::default(),
+        );
         for (i, t) in played.times.iter().enumerate() {
             if let Some(s) = self.times.get_mut(i) {
                 s.merge(t);
