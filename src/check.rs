@@ -99,12 +99,8 @@ impl Report {
         !self.problems.is_empty()
     }
 
-    /// `  time: W ms of L ms (CPU C ms)`, with a warning near the limit.
-    pub fn time(&mut self, wall: Duration, cpu: Option<Duration>, limit: Duration, over: bool) {
-        self.time_at("  ", wall, cpu, limit, over);
-    }
-
-    /// [`Report::time`] indented by `indent`.
+    /// `time: W ms of L ms (CPU C ms)` indented by `indent`, with a warning
+    /// near the limit.
     pub fn time_at(
         &mut self,
         indent: &str,
@@ -114,6 +110,21 @@ impl Report {
         over: bool,
     ) {
         self.line(format!("{indent}time: {}", timing(wall, cpu, limit, over)));
+    }
+
+    /// `  time:` of a one-shot call: the time charged against the limit,
+    /// and the wall time too when the call waited for a CPU.
+    pub fn call_time(&mut self, outcome: &crate::bot::Outcome, limit: Duration, over: bool) {
+        let mut text = timing(outcome.charged, Some(outcome.cpu), limit, over);
+        let waited = outcome.wall.saturating_sub(outcome.charged);
+        if waited >= Duration::from_millis(10) {
+            text.push_str(&format!(
+                "; wall {}, of which {} waiting for a CPU (not charged)",
+                ms(outcome.wall),
+                ms(waited)
+            ));
+        }
+        self.line(format!("  time: {text}"));
     }
 
     /// The first line of a call's stderr, if it wrote any.
@@ -174,7 +185,7 @@ pub fn timing(wall: Duration, cpu: Option<Duration>, limit: Duration, over: bool
         )
     } else if wall * 2 > limit {
         format!(
-            "{} of {}{cpu}  <- over half the limit: a busy machine may push it over",
+            "{} of {}{cpu}  <- over half the limit: little margin",
             ms(wall),
             ms(limit)
         )

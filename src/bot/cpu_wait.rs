@@ -12,12 +12,13 @@
 //!
 //! The source is the kernel's per-task scheduler statistics
 //! (`/proc/PID/task/TID/schedstat`: CPU time and run-queue wait, in
-//! nanoseconds), exact per task. A call's figures are those of its live
-//! process tree (every thread of the main process and of its descendants,
-//! waits summed) whenever a deadline is looked at, and of its main process
-//! at the end. A helper process that ran and exited in between (rare: a
-//! version manager's launcher execs the interpreter in place) is not seen;
-//! its wait is charged.
+//! nanoseconds), exact per task. A call's process tree (every thread of its
+//! main process and of their descendants) is sampled while it runs, every
+//! [`sample_every`], and every task's latest figures are summed
+//! ([`TreeSamples`]): helpers that start and exit within the call are
+//! counted too (a version manager's launcher runs several in turn while the
+//! machine is busy). Only what a helper did after the last sample that saw
+//! it (at most one interval's worth) is missed, and charged.
 //!
 //! The kernel's cgroup pressure figures (`cpu.pressure`) were measured and
 //! rejected: they average a group's stalls over the CPUs its tasks ran on,
@@ -27,9 +28,10 @@
 //! Where the figures are missing (`CONFIG_SCHED_INFO` off), [`available`]
 //! is false and limits are wall-clock time; the start-up line says so.
 //!
-//! Reading is done only when it matters: a call that ends within its
-//! nominal limit reads its main process's figures once, at the end.
+//! Cost: a call shorter than one interval (a native bot's move) reads only
+//! its main process's figures, once, at the end.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::sync::OnceLock;
@@ -173,18 +175,6 @@ impl TaskClock {
     }
 }
 
-/// The main thread of `pid` now (a zombie's figures are still there until
-/// it is reaped). Zero if unreadable.
-pub fn task(pid: u32) -> Times {
-    if !available() {
-        return Times::default();
-    }
-    std::fs::read(format!("/proc/{pid}/schedstat"))
-        .ok()
-        .and_then(|t| parse(&t))
-        .unwrap_or_default()
-}
-
 /// The CPU time of process `pid`, every thread (and every child it has
 /// reaped), from `/proc/PID/stat`, in clock ticks (10 ms on most systems).
 pub fn process_cpu(pid: u32) -> Option<Duration> {
@@ -215,42 +205,93 @@ fn ticks_per_second() -> u64 {
     })
 }
 
-/// Every thread of `pid` and of its descendants now, summed. Tasks that already exited are not counted. Zero if the
-/// kernel keeps no figures.
-pub fn tree(pid: u32) -> Times {
-    let mut total = Times::default();
-    if !available() {
-        return total;
-    }
-    let mut stack = vec![pid];
-    // Bounded: a tree changing under the walk must not keep it going.
-    let mut budget = 4096usize;
-    while let Some(p) = stack.pop() {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
-            continue;
-        };
-        for t in tasks.flatten() {
-            if budget == 0 {
-                return total;
-            }
-            budget -= 1;
-            let dir = t.path();
-            if let Some(times) = std::fs::read(dir.join("schedstat"))
-                .ok()
-                .and_then(|b| parse(&b))
-            {
-                total.cpu += times.cpu;
-                total.wait += times.wait;
-            }
-            if let Ok(kids) = std::fs::read_to_string(dir.join("children")) {
-                stack.extend(
-                    kids.split_ascii_whitespace()
-                        .filter_map(|k| k.parse::<u32>().ok()),
-                );
+/// How often a running call's process tree is sampled: a hundredth of its
+/// limit, between 2 and 10 ms. Helper processes that start and exit within
+/// a call (a version manager's launcher reads its settings through several
+/// in turn) are seen while they live, so their waits are not charged.
+pub fn sample_every(limit: Duration) -> Duration {
+    (limit / 100).clamp(Duration::from_millis(2), Duration::from_millis(10))
+}
+
+/// A call's process tree, sampled: every task ever seen in it, by thread
+/// id, with the latest figures read. A task that exits keeps what was
+/// last read of it, so the total is the sum over every task that lived.
+#[derive(Debug, Default)]
+pub struct TreeSamples {
+    tasks: HashMap<u32, Times>,
+}
+
+/// Tasks kept per call: a tree that forks without end stops being tracked
+/// in detail (its CPU floor still applies at the end).
+const MAX_TASKS: usize = 4096;
+
+impl TreeSamples {
+    /// Reads every thread of `pid` and of its descendants now (zombies
+    /// not yet reaped by their parent included).
+    pub fn sample(&mut self, pid: u32) {
+        if !available() {
+            return;
+        }
+        let mut stack = vec![pid];
+        // Bounded: a tree changing under the walk must not keep it going.
+        let mut budget = MAX_TASKS;
+        while let Some(p) = stack.pop() {
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) else {
+                continue;
+            };
+            for t in tasks.flatten() {
+                if budget == 0 {
+                    return;
+                }
+                budget -= 1;
+                let Some(tid) = t.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+                    continue;
+                };
+                let dir = t.path();
+                if let Some(times) = std::fs::read(dir.join("schedstat"))
+                    .ok()
+                    .and_then(|b| parse(&b))
+                {
+                    self.record(tid, times);
+                }
+                if let Ok(kids) = std::fs::read_to_string(dir.join("children")) {
+                    stack.extend(
+                        kids.split_ascii_whitespace()
+                            .filter_map(|k| k.parse::<u32>().ok()),
+                    );
+                }
             }
         }
     }
-    total
+
+    /// Reads the main thread of `pid` only (at the end, a zombie's
+    /// figures are still there until it is reaped).
+    pub fn sample_main(&mut self, pid: u32) {
+        if !available() {
+            return;
+        }
+        if let Some(times) = std::fs::read(format!("/proc/{pid}/schedstat"))
+            .ok()
+            .and_then(|b| parse(&b))
+        {
+            self.record(pid, times);
+        }
+    }
+
+    fn record(&mut self, tid: u32, times: Times) {
+        if self.tasks.len() < MAX_TASKS || self.tasks.contains_key(&tid) {
+            let entry = self.tasks.entry(tid).or_default();
+            *entry = entry.max(times);
+        }
+    }
+
+    /// Every task's latest figures, summed.
+    pub fn total(&self) -> Times {
+        self.tasks.values().fold(Times::default(), |sum, t| Times {
+            cpu: sum.cpu + t.cpu,
+            wait: sum.wait + t.wait,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -325,6 +366,31 @@ mod tests {
         });
         let after = process_cpu(std::process::id()).expect("own stat");
         assert!(after >= before + 20 * MS, "{before:?} {after:?}");
+    }
+
+    #[test]
+    fn a_helper_that_exited_keeps_what_was_last_read_of_it() {
+        if !available() {
+            return;
+        }
+        // A shell that runs a busy helper for a while, then sleeps.
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("(i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done); sleep 0.3")
+            .spawn()
+            .expect("sh starts");
+        let mut samples = TreeSamples::default();
+        // Sampled until the shell itself exits: by then the helper has
+        // long been reaped, and only the samples remember it.
+        while child.try_wait().ok().flatten().is_none() {
+            samples.sample(child.id());
+            std::thread::sleep(5 * MS);
+        }
+        // The shell, its helper and `sleep`.
+        assert!(samples.tasks.len() >= 3, "{samples:?}");
+        // The helper's busy loop is most of the CPU; the shell and `sleep`
+        // use almost none.
+        assert!(samples.total().cpu >= 20 * MS, "{samples:?}");
     }
 
     #[test]

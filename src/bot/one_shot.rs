@@ -136,7 +136,11 @@ async fn run(
     // The nominal deadline; when it passes, the bot's waits for a CPU are
     // read and the deadline moves on by what was not charged.
     let mut check_at = tokio::time::Instant::from_std(start + limits.deadline);
-    let mut seen = cpu_wait::Times::default();
+    // The process tree is sampled while it runs, so that helpers that come
+    // and go are counted (see `cpu_wait`).
+    let every = cpu_wait::sample_every(limits.deadline);
+    let mut sample_at = tokio::time::Instant::from_std(start + every);
+    let mut samples = cpu_wait::TreeSamples::default();
 
     let mut ending: Option<Ending> = None;
     let mut has_exited = false;
@@ -149,13 +153,17 @@ async fn run(
                 drop(r);
                 has_exited = true;
             }
-            _ = tokio::time::sleep_until(check_at) => {
-                let wall = start.elapsed();
-                seen = seen.max(cpu_wait::tree(pid));
-                let charged = cpu_wait::charged(wall, seen);
-                match cpu_wait::recheck_in(limits.deadline, wall, charged) {
-                    None => ending = Some(Ending::TimedOut),
-                    Some(wait) => check_at = tokio::time::Instant::now() + wait,
+            _ = tokio::time::sleep_until(sample_at.min(check_at)) => {
+                samples.sample(pid);
+                let now = tokio::time::Instant::now();
+                sample_at = now + every;
+                if now >= check_at {
+                    let wall = start.elapsed();
+                    let charged = cpu_wait::charged(wall, samples.total());
+                    match cpu_wait::recheck_in(limits.deadline, wall, charged) {
+                        None => ending = Some(Ending::TimedOut),
+                        Some(wait) => check_at = now + wait,
+                    }
                 }
             }
             over = collector.read_some(), if collector.open() => {
@@ -174,7 +182,7 @@ async fn run(
     // reaping keeps the group id from being reused meanwhile.
     kill_group(pid);
     let wall = start.elapsed();
-    let reaped = reap_reading(pid, &exited, &mut seen).await;
+    let reaped = reap_reading(pid, &exited, &mut samples).await;
     super::reaper::forget(pid);
     // Killed members of the group that were orphaned (their parent had
     // exited) come back to the referee as zombies: they did not escape.
@@ -215,8 +223,8 @@ async fn run(
     }
     let charged = match ending {
         // Whatever was read last, a timed-out call used its whole limit.
-        Ending::TimedOut => cpu_wait::charged(wall, seen).max(limits.deadline),
-        _ => cpu_wait::charged(wall, seen),
+        Ending::TimedOut => cpu_wait::charged(wall, samples.total()).max(limits.deadline),
+        _ => cpu_wait::charged(wall, samples.total()),
     };
     if let Some(note) = time_note(ending, wall, charged, limits.deadline) {
         stderr.extend_from_slice(note.as_bytes());
@@ -275,13 +283,17 @@ pub(crate) fn kill_group(pid: u32) {
 }
 
 /// Reaps the (killed or exited) child once its pidfd says it has exited,
-/// first reading its main thread's figures into `seen` (a zombie keeps them
+/// first reading its main thread's figures into `samples` (a zombie keeps them
 /// until it is reaped).
-async fn reap_reading(pid: u32, exited: &PidFd, seen: &mut cpu_wait::Times) -> Option<sys::Reaped> {
+async fn reap_reading(
+    pid: u32,
+    exited: &PidFd,
+    samples: &mut cpu_wait::TreeSamples,
+) -> Option<sys::Reaped> {
     if exited.exited().await.is_err() {
         tracing::warn!("cannot wait on bot process {pid}; reaping it blocking");
     }
-    *seen = seen.max(cpu_wait::task(pid));
+    samples.sample_main(pid);
     // The pidfd said it has exited (or it was SIGKILLed just now), so this
     // returns at once.
     match sys::wait4(pid, true) {

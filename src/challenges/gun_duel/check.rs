@@ -269,12 +269,7 @@ async fn exit_code(
             let verdict = judge(n, answer, ammo, report);
             report.line(format!("  answer: {how} -> {verdict}"));
         }
-        report.time(
-            outcome.wall,
-            Some(outcome.cpu),
-            timeout,
-            ending == Ending::TimedOut,
-        );
+        report.call_time(&outcome, timeout, ending == Ending::TimedOut);
         report.stderr(&outcome.stderr);
         if let Some(first) = crate::check::first_line(&outcome.reply.stdout) {
             report.line(format!("  stdout (only logged): {first}"));

@@ -219,12 +219,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
             }
         };
         report.line(format!("  output: {} -> {verdict}", quoted(output)));
-        report.time(
-            outcome.wall,
-            Some(outcome.cpu),
-            limit,
-            ending == Ending::TimedOut,
-        );
+        report.call_time(&outcome, limit, ending == Ending::TimedOut);
         report.stderr(&outcome.stderr);
         subject.after_call(&outcome.stderr, leftovers);
     }

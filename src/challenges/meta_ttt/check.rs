@@ -135,12 +135,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
             "  output: {} -> {verdict}",
             quoted(wire::trimmed(&outcome.reply.stdout))
         ));
-        report.time(
-            outcome.wall,
-            Some(outcome.cpu),
-            limit,
-            outcome.reply.ending == Ending::TimedOut,
-        );
+        report.call_time(&outcome, limit, outcome.reply.ending == Ending::TimedOut);
         match outcome.reply.ending {
             Ending::Exited(c) if c != 0 => report.line(format!(
                 "  note: exit status {c} (ignored by the referee, but worth a look)"
