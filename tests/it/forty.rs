@@ -580,6 +580,7 @@ fn outcomes(rows: &HashMap<String, Value>) -> Vec<(String, Value)> {
             let mut row = row.clone();
             if let Some(o) = row.as_object_mut() {
                 o.remove("time");
+                o.remove("charged_time");
                 o.remove("cpu_time");
             }
             (name.clone(), row)
