@@ -12,6 +12,11 @@ instance per game, and speaks the referee's line protocol on its own
 copies of stdin and stdout. Anything the bot prints goes to stderr, which
 the referee keeps in the bot's log.
 
+Each reply carries the time the bot's own code took for that ask, in
+whole microseconds (`G D MICROS`): the referee shares a batch's measured
+time among its asks by these figures, so that answering a whole batch in
+one write never charges one ask for the others.
+
 Standard library only; Python 3.8 or later.
 """
 
@@ -22,6 +27,7 @@ import re
 import sys
 import traceback
 import types
+from time import perf_counter_ns
 
 PROTOCOL_VERSION = b"1"
 MODULE_NAME = "forty_game_bots"
@@ -254,6 +260,18 @@ def choose_class(module, wanted):
 
 
 THROW, STOP, FAILED = b" 1", b" 0", b" e"
+# A failure no bot code ran for (an unknown game, a broken ask) took no
+# time of the bot's.
+FAILED_AT_ONCE = FAILED + b" 0"
+
+# The time field of a reply (b" 17" for 17 microseconds), ready made for the
+# times most decisions take.
+TIME_FIELDS = [b" %d" % n for n in range(4096)]
+
+
+def time_field(micros, ready=TIME_FIELDS):
+    """The reply's time field for `micros` microseconds."""
+    return ready[micros] if micros < 4096 else b" %d" % micros
 
 # Decimal fields of asks are small numbers; a lookup is several times faster
 # than int() on bytes, and decisions must cost microseconds.
@@ -306,8 +324,13 @@ class Games:
 
     def answer(self, lines):
         """The replies to a batch of lines (without CRs), in order, as one
-        bytes object (each reply ends in LF)."""
+        bytes object (each reply ends in LF). Each reply ends with the time
+        the bot's code took for that ask (update_state and the generator's
+        step), in whole microseconds."""
         replies = []
+        clock = perf_counter_ns
+        field = time_field
+        ready = TIME_FIELDS
         reply = replies.append
         table = self.table
         find = table.get
@@ -322,9 +345,10 @@ class Games:
             _, gid, last, throws, scores = fields
             entry = find(gid)
             if entry is None:
-                reply(gid + FAILED)
+                reply(gid + FAILED_AT_ONCE)
                 continue
             instance, live = entry
+            started = 0
             try:
                 dice = cached(throws)
                 if dice is None:
@@ -334,29 +358,33 @@ class Games:
                 if len(dice) == 1:
                     # A turn's first decision: a fresh generator.
                     live = None
-                    instance.update_state([*dice])
                     try:
                         snapshot = list(map(lookup, scores.split(b",")))
                     except KeyError:
                         snapshot = [int(x) for x in scores.split(b",")]
+                    started = clock()
+                    instance.update_state([*dice])
                     live = iter(instance.make_throw(snapshot, last == b"1"))
                     table[gid] = (instance, live)
                 elif live is None:
-                    reply(gid + FAILED)
+                    reply(gid + FAILED_AT_ONCE)
                     continue
                 else:
+                    started = clock()
                     instance.update_state([*dice])
                 try:
                     value = next(live)
                 except StopIteration:
                     table[gid] = (instance, None)
-                    reply(gid + STOP)
+                    reply(gid + STOP + field((clock() - started) // 1000))
                     continue
-                reply(gid + (THROW if value else STOP))
+                took = (clock() - started) // 1000
+                reply(gid + (THROW if value else STOP) + (ready[took] if took < 4096 else field(took)))
             except BaseException:
+                took = field((clock() - started) // 1000 if started else 0)
                 table[gid] = (instance, None)
                 self.failures.failed("the decision (game %s)" % gid.decode("ascii", "replace"))
-                reply(gid + FAILED)
+                reply(gid + FAILED + took)
         if not replies:
             return b""
         replies.append(b"")
@@ -368,7 +396,7 @@ class Games:
         if command == b"ask":
             # A broken ask still gets its one reply, to keep the pairing.
             if len(fields) >= 2:
-                reply(fields[1] + FAILED)
+                reply(fields[1] + FAILED_AT_ONCE)
         elif command == b"new" and len(fields) == 4:
             self.new(fields)
         elif command == b"end" and len(fields) == 2:
