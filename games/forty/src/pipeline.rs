@@ -587,7 +587,7 @@ mod tests {
             charges(&events),
             vec![
                 (250 * MS, Decision::Failed(Failure::Timeout)),
-                (0 * MS, Decision::Throw)
+                (Duration::ZERO, Decision::Throw)
             ]
         );
     }
