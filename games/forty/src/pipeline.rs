@@ -142,6 +142,9 @@ pub struct Pipeline<T> {
     /// When the previous group arrived; the next ask's service cannot start
     /// earlier.
     last_reply: Option<Instant>,
+    /// The sum of the queued asks' budgets (kept, not summed per look: the
+    /// engine looks at every process's deadline on every wake).
+    budgets: Duration,
     kill_after: Duration,
 }
 
@@ -163,6 +166,7 @@ impl<T> Pipeline<T> {
         Pipeline {
             queue: VecDeque::new(),
             last_reply: None,
+            budgets: Duration::ZERO,
             kill_after,
         }
     }
@@ -179,6 +183,7 @@ impl<T> Pipeline<T> {
     /// Registers an ask written at `written` with `budget` left of its
     /// turn.
     pub fn push(&mut self, token: T, game: u64, written: Instant, budget: Duration) {
+        self.budgets = self.budgets.saturating_add(budget);
         self.queue.push_back(Pending {
             token,
             game,
@@ -205,16 +210,13 @@ impl<T> Pipeline<T> {
     /// waiting more.
     pub fn deadline(&self) -> Option<Deadline> {
         let start = self.service_start()?;
-        let budgets = self
-            .queue
-            .iter()
-            .fold(Duration::ZERO, |sum, ask| sum.saturating_add(ask.budget));
         let front = self.queue.front()?;
         let limit = if front.timed_out.is_some() {
             let waiting = u32::try_from(self.queue.len()).unwrap_or(u32::MAX);
-            budgets.saturating_add(self.kill_after.saturating_mul(waiting))
+            self.budgets
+                .saturating_add(self.kill_after.saturating_mul(waiting))
         } else {
-            budgets
+            self.budgets
         };
         Some(Deadline { start, limit })
     }
@@ -325,6 +327,7 @@ impl<T> Pipeline<T> {
             let Some(ask) = self.queue.pop_front() else {
                 break;
             };
+            self.budgets = self.budgets.saturating_sub(ask.budget);
             let Some(answer) = ask.answer else {
                 continue;
             };
@@ -381,6 +384,7 @@ impl<T> Pipeline<T> {
             .filter(|ask| ask.timed_out.is_none())
             .map(|ask| (ask.token, ask.game))
             .collect();
+        self.budgets = Duration::ZERO;
         self.last_reply = None;
         Failed { crashed, charged }
     }
