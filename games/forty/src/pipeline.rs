@@ -149,14 +149,26 @@ pub struct Pipeline<T> {
 }
 
 /// `d` in nanoseconds, wide enough for any product with another.
-fn wide(d: Duration) -> u128 {
-    d.as_nanos()
+/// `d` in nanoseconds, saturating (a u64 holds 584 years).
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
-fn from_wide(n: u128) -> Duration {
-    let secs = u64::try_from(n / 1_000_000_000).unwrap_or(u64::MAX);
-    // The remainder is below 10^9.
-    Duration::new(secs, (n % 1_000_000_000) as u32)
+/// `d` in whole microseconds, saturating.
+fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
+}
+
+/// `total × part / whole` (`part` ≤ `whole`, `whole` > 0), without
+/// overflow.
+fn scaled(total: u64, part: u64, whole: u64) -> u64 {
+    match total.checked_mul(part) {
+        Some(product) => product / whole,
+        None => {
+            let exact = u128::from(total) * u128::from(part) / u128::from(whole);
+            u64::try_from(exact).unwrap_or(total)
+        }
+    }
 }
 
 impl<T> Pipeline<T> {
@@ -315,14 +327,15 @@ impl<T> Pipeline<T> {
         measured: Duration,
         out: &mut Vec<(usize, PipelineEvent<T>)>,
     ) {
-        let group = self.queue.range(..paired);
-        let reports: Option<u128> = group
-            .clone()
-            .map(|ask| ask.answer.and_then(|a| a.reported).map(wide))
-            .sum();
-        let total = wide(measured);
-        let even = total / paired as u128;
-        let mut given = 0u128;
+        // The sum of the reports (µs), if every reply has one; a sum too big
+        // for a u64 is no use either.
+        let reports: Option<u64> = self.queue.range(..paired).try_fold(0u64, |sum, ask| {
+            let reported = ask.answer.and_then(|a| a.reported)?;
+            sum.checked_add(micros(reported))
+        });
+        let total = nanos(measured);
+        let even = total / paired as u64;
+        let mut given = 0u64;
         for i in 0..paired {
             let Some(ask) = self.queue.pop_front() else {
                 break;
@@ -337,12 +350,12 @@ impl<T> Pipeline<T> {
                 total.saturating_sub(given)
             } else {
                 match (reports, answer.reported) {
-                    (Some(sum), Some(r)) if sum > 0 => total.saturating_mul(wide(r)) / sum,
+                    (Some(sum), Some(r)) if sum > 0 => scaled(total, micros(r), sum),
                     _ => even,
                 }
             };
             given = given.saturating_add(share);
-            let share = from_wide(share);
+            let share = Duration::from_nanos(share);
             let event = match ask.timed_out {
                 Some(before) => PipelineEvent::LateReply {
                     charged: share.saturating_sub(before),
@@ -532,6 +545,35 @@ mod tests {
         let events = group(&mut p, &["0 1 1", "1 1 1", "2 1 1"], t0, measured);
         let total: Duration = charges(&events).into_iter().map(|c| c.0).sum();
         assert_eq!(total, measured);
+    }
+
+    #[test]
+    fn absurd_reports_neither_overflow_nor_shorten_the_total() {
+        let t0 = Instant::now();
+        let mut p = Pipeline::new(1000 * MS);
+        for game in 0..3 {
+            p.push(game, game, t0, 100 * MS);
+        }
+        // Reports whose sum overflows: split evenly.
+        let max = u64::MAX.to_string();
+        let lines = [
+            format!("0 1 {max}"),
+            format!("1 1 {max}"),
+            "2 1 5".to_string(),
+        ];
+        let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let events = group(&mut p, &lines, t0, 30 * MS);
+        let charged: Vec<Duration> = charges(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(charged, vec![10 * MS; 3]);
+        // One huge report among small ones takes (nearly) everything, the
+        // product wider than 64 bits.
+        for game in 0..2 {
+            p.push(game, game, t0, 100 * MS);
+        }
+        let events = group(&mut p, &["0 1 1000000000000000000", "1 1 1"], t0, 300 * MS);
+        let charged: Vec<Duration> = charges(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(charged.iter().sum::<Duration>(), 300 * MS);
+        assert!(charged[1] < MS, "{charged:?}");
     }
 
     #[test]
