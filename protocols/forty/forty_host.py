@@ -264,14 +264,16 @@ THROW, STOP, FAILED = b" 1", b" 0", b" e"
 # time of the bot's.
 FAILED_AT_ONCE = FAILED + b" 0"
 
-# The time field of a reply (b" 17" for 17 microseconds), ready made for the
-# times most decisions take.
-TIME_FIELDS = [b" %d" % n for n in range(4096)]
+# A reply after its game id, ready made for the times most decisions take:
+# THROWN[17] is b" 1 17" (throw, 17 microseconds), STOPPED[17] b" 0 17".
+QUICK = 4096
+THROWN = [THROW + b" %d" % n for n in range(QUICK)]
+STOPPED = [STOP + b" %d" % n for n in range(QUICK)]
 
 
-def time_field(micros, ready=TIME_FIELDS):
-    """The reply's time field for `micros` microseconds."""
-    return ready[micros] if micros < 4096 else b" %d" % micros
+def time_field(micros):
+    """A reply's time field for `micros` microseconds."""
+    return b" %d" % micros
 
 # Decimal fields of asks are small numbers; a lookup is several times faster
 # than int() on bytes, and decisions must cost microseconds.
@@ -325,12 +327,17 @@ class Games:
     def answer(self, lines):
         """The replies to a batch of lines (without CRs), in order, as one
         bytes object (each reply ends in LF). Each reply ends with the time
-        the bot's code took for that ask (update_state and the generator's
-        step), in whole microseconds."""
+        taken since the previous one, in whole microseconds: the ask's
+        update_state and generator step, and whatever ran since the
+        previous answer (constructors of new games, the host's parsing of
+        the line). One clock reading per ask: decisions must cost
+        microseconds."""
         replies = []
         clock = perf_counter_ns
+        since = clock()
         field = time_field
-        ready = TIME_FIELDS
+        thrown = THROWN
+        stopped = STOPPED
         reply = replies.append
         table = self.table
         find = table.get
@@ -348,7 +355,6 @@ class Games:
                 reply(gid + FAILED_AT_ONCE)
                 continue
             instance, live = entry
-            started = 0
             try:
                 dice = cached(throws)
                 if dice is None:
@@ -362,7 +368,6 @@ class Games:
                         snapshot = list(map(lookup, scores.split(b",")))
                     except KeyError:
                         snapshot = [int(x) for x in scores.split(b",")]
-                    started = clock()
                     instance.update_state([*dice])
                     live = iter(instance.make_throw(snapshot, last == b"1"))
                     table[gid] = (instance, live)
@@ -370,18 +375,23 @@ class Games:
                     reply(gid + FAILED_AT_ONCE)
                     continue
                 else:
-                    started = clock()
                     instance.update_state([*dice])
                 try:
                     value = next(live)
                 except StopIteration:
                     table[gid] = (instance, None)
-                    reply(gid + STOP + field((clock() - started) // 1000))
-                    continue
-                took = (clock() - started) // 1000
-                reply(gid + (THROW if value else STOP) + (ready[took] if took < 4096 else field(took)))
+                    value = False
+                now = clock()
+                took = (now - since) // 1000
+                since = now
+                if took < QUICK:
+                    reply(gid + (thrown[took] if value else stopped[took]))
+                else:
+                    reply(gid + (THROW if value else STOP) + field(took))
             except BaseException:
-                took = field((clock() - started) // 1000 if started else 0)
+                now = clock()
+                took = field((now - since) // 1000)
+                since = now
                 table[gid] = (instance, None)
                 self.failures.failed("the decision (game %s)" % gid.decode("ascii", "replace"))
                 reply(gid + FAILED + took)
