@@ -7,8 +7,10 @@
  *   honest  `G D MICROS`, the time that decision took;
  *   lie     `G D 0`, claiming it took no time at all;
  *   plain   `G D`, no time field.
- * After each batch it writes how many asks it has answered so far to
- * `asks.txt` in its folder (its HOME), so a test can tell what it slept. */
+ * At the end of its input it writes how many asks it answered to
+ * `asks.txt` in its folder (its HOME), so a test can tell what it slept.
+ * (Not after every batch: under a disk-heavy load a file write can block
+ * for a long time, and the time between asks is the bot's own.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +90,7 @@ int main(int argc, char **argv) {
             if (w <= 0) return 1;
             done += (size_t)w;
         }
-        if (used > 0) count();
     }
+    count();
     return 0;
 }
