@@ -12,6 +12,11 @@ instance per game, and speaks the referee's line protocol on its own
 copies of stdin and stdout. Anything the bot prints goes to stderr, which
 the referee keeps in the bot's log.
 
+Each reply carries the time the bot's own code took for that ask, in
+whole microseconds (`G D MICROS`): the referee shares a batch's measured
+time among its asks by these figures, so that answering a whole batch in
+one write never charges one ask for the others.
+
 Standard library only; Python 3.8 or later.
 """
 
@@ -22,6 +27,7 @@ import re
 import sys
 import traceback
 import types
+from time import perf_counter_ns
 
 PROTOCOL_VERSION = b"1"
 MODULE_NAME = "forty_game_bots"
@@ -254,6 +260,20 @@ def choose_class(module, wanted):
 
 
 THROW, STOP, FAILED = b" 1", b" 0", b" e"
+# A failure no bot code ran for (an unknown game, a broken ask) took no
+# time of the bot's.
+FAILED_AT_ONCE = FAILED + b" 0"
+
+# A reply after its game id, ready made for the times most decisions take:
+# THROWN[17] is b" 1 17" (throw, 17 microseconds), STOPPED[17] b" 0 17".
+QUICK = 4096
+THROWN = [THROW + b" %d" % n for n in range(QUICK)]
+STOPPED = [STOP + b" %d" % n for n in range(QUICK)]
+
+
+def time_field(micros):
+    """A reply's time field for `micros` microseconds."""
+    return b" %d" % micros
 
 # Decimal fields of asks are small numbers; a lookup is several times faster
 # than int() on bytes, and decisions must cost microseconds.
@@ -306,8 +326,18 @@ class Games:
 
     def answer(self, lines):
         """The replies to a batch of lines (without CRs), in order, as one
-        bytes object (each reply ends in LF)."""
+        bytes object (each reply ends in LF). Each reply ends with the time
+        taken since the previous one, in whole microseconds: the ask's
+        update_state and generator step, and whatever ran since the
+        previous answer (constructors of new games, the host's parsing of
+        the line). One clock reading per ask: decisions must cost
+        microseconds."""
         replies = []
+        clock = perf_counter_ns
+        since = clock()
+        field = time_field
+        thrown = THROWN
+        stopped = STOPPED
         reply = replies.append
         table = self.table
         find = table.get
@@ -322,7 +352,7 @@ class Games:
             _, gid, last, throws, scores = fields
             entry = find(gid)
             if entry is None:
-                reply(gid + FAILED)
+                reply(gid + FAILED_AT_ONCE)
                 continue
             instance, live = entry
             try:
@@ -334,15 +364,15 @@ class Games:
                 if len(dice) == 1:
                     # A turn's first decision: a fresh generator.
                     live = None
-                    instance.update_state([*dice])
                     try:
                         snapshot = list(map(lookup, scores.split(b",")))
                     except KeyError:
                         snapshot = [int(x) for x in scores.split(b",")]
+                    instance.update_state([*dice])
                     live = iter(instance.make_throw(snapshot, last == b"1"))
                     table[gid] = (instance, live)
                 elif live is None:
-                    reply(gid + FAILED)
+                    reply(gid + FAILED_AT_ONCE)
                     continue
                 else:
                     instance.update_state([*dice])
@@ -350,13 +380,21 @@ class Games:
                     value = next(live)
                 except StopIteration:
                     table[gid] = (instance, None)
-                    reply(gid + STOP)
-                    continue
-                reply(gid + (THROW if value else STOP))
+                    value = False
+                now = clock()
+                took = (now - since) // 1000
+                since = now
+                if took < QUICK:
+                    reply(gid + (thrown[took] if value else stopped[took]))
+                else:
+                    reply(gid + (THROW if value else STOP) + field(took))
             except BaseException:
+                now = clock()
+                took = field((now - since) // 1000)
+                since = now
                 table[gid] = (instance, None)
                 self.failures.failed("the decision (game %s)" % gid.decode("ascii", "replace"))
-                reply(gid + FAILED)
+                reply(gid + FAILED + took)
         if not replies:
             return b""
         replies.append(b"")
@@ -368,7 +406,7 @@ class Games:
         if command == b"ask":
             # A broken ask still gets its one reply, to keep the pairing.
             if len(fields) >= 2:
-                reply(fields[1] + FAILED)
+                reply(fields[1] + FAILED_AT_ONCE)
         elif command == b"new" and len(fields) == 4:
             self.new(fields)
         elif command == b"end" and len(fields) == 2:

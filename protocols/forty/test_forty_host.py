@@ -30,8 +30,18 @@ HAVE_NUMPY = (
 )
 
 
+def without_time(reply):
+    """A reply without its time field (`G D MICROS` -> `G D`); other lines
+    unchanged."""
+    fields = reply.split(" ")
+    if len(fields) == 3 and fields[2].isdigit():
+        return " ".join(fields[:2])
+    return reply
+
+
 class Host:
-    """One host process, with a deadline on every read."""
+    """One host process, with a deadline on every read. `line` gives
+    replies without their time field; `raw` keeps every line as read."""
 
     def __init__(self, botfile, cls=None, seed=1, handshake=True):
         self.log = tempfile.TemporaryFile()
@@ -40,6 +50,7 @@ class Host:
             args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log
         )
         self.buffered = b""
+        self.raw = []
         self.name = None
         if handshake:
             self.send("forty 1 %d" % seed)
@@ -66,7 +77,9 @@ class Host:
                 return None
             self.buffered += chunk
         line, self.buffered = self.buffered.split(b"\n", 1)
-        return line.decode()
+        text = line.decode()
+        self.raw.append(text)
+        return without_time(text)
 
     def lines(self, n, timeout=5.0):
         return [self.line(timeout) for _ in range(n)]
@@ -441,6 +454,46 @@ class Protocol(HostTestCase):
         self.assertEqual(log.count("RuntimeError: boom"), 10)
         self.assertIn("1000 failures so far", log)
         self.assertIn("2000 failures so far", log)
+
+    def test_every_reply_reports_its_own_time_in_microseconds(self):
+        path = self.bot_file(
+            """
+            import time
+
+            class NapBot(Bot):
+                def make_throw(self, scores, last_round):
+                    if self.current_throws[0] == 5:
+                        time.sleep(0.2)
+                    if self.current_throws[0] == 2:
+                        raise ValueError("two")
+                    yield True
+                    time.sleep(0.2)
+                    yield False
+            """
+        )
+        host = self.host(path)
+        # One write: a slow decision, a quick one, a failing one, an unknown
+        # game, and a broken ask.
+        host.send(
+            "new 0 0 40", "new 1 0 40", "new 2 0 40",
+            "ask 0 0 5 0,0", "ask 1 0 3 0,0", "ask 2 0 2 0,0", "ask 7 0 3 0,0", "ask 8",
+        )
+        self.assertEqual(host.lines(5), ["0 1", "1 1", "2 e", "7 e", "8 e"])
+        times = [int(r.split(" ")[2]) for r in host.raw[-5:]]
+        self.assertTrue(all(r.count(" ") == 2 for r in host.raw[-5:]), host.raw)
+        # Each ask's own time, not the batch's: the sleep is charged to
+        # game 0 alone.
+        self.assertGreaterEqual(times[0], 150000)
+        self.assertLess(times[1], times[0])
+        self.assertLess(times[2], times[0])
+        # No bot code ran for an unknown game or a broken ask.
+        self.assertEqual(times[3:], [0, 0])
+        # A continuation's time is its own step of the generator.
+        host.send("ask 0 0 5,1 0,0", "ask 1 0 3,1 0,0")
+        self.assertEqual(host.lines(2), ["0 0", "1 0"])
+        later = [int(r.split(" ")[2]) for r in host.raw[-2:]]
+        self.assertGreaterEqual(later[0], 150000)
+        self.assertGreaterEqual(later[1], 150000)
 
     def test_class_state_lives_as_long_as_the_process(self):
         path = self.bot_file(CLASS_STATE_BOT)

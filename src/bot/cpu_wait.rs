@@ -205,6 +205,14 @@ fn ticks_per_second() -> u64 {
     })
 }
 
+/// Every thread of `pid` and of its descendants now, summed (one sample
+/// of [`TreeSamples`]).
+pub fn tree(pid: u32) -> Times {
+    let mut samples = TreeSamples::default();
+    samples.sample(pid);
+    samples.total()
+}
+
 /// How often a running call's process tree is sampled: a hundredth of its
 /// limit, between 2 and 10 ms. Helper processes that start and exit within
 /// a call (a version manager's launcher reads its settings through several

@@ -1,10 +1,11 @@
 //! forty end to end: the spec's vectors through `referee play forty` with
 //! fixed dice and real bot processes, misbehaving bots in a tournament,
-//! resume after SIGKILL, determinism across --jobs and concurrency, the
-//! bundled example, the host's own unittest suite, and the win rates of two
-//! simple strategies against their exact values.
+//! resume after SIGKILL, determinism across --jobs and concurrency, what a
+//! batch answered in one write costs each of its asks, the bundled example,
+//! the host's own unittest suite, and the win rates of two simple
+//! strategies against their exact values.
 
-use crate::common::{bot, python, q, referee, root, stderr, stdout, tournament};
+use crate::common::{bot, c_bot, python, q, referee, root, stderr, stdout, tournament};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -580,6 +581,7 @@ fn outcomes(rows: &HashMap<String, Value>) -> Vec<(String, Value)> {
             let mut row = row.clone();
             if let Some(o) = row.as_object_mut() {
                 o.remove("time");
+                o.remove("charged_time");
                 o.remove("cpu_time");
             }
             (name.clone(), row)
@@ -687,6 +689,164 @@ fn results_do_not_depend_on_jobs_or_concurrency() {
         outcomes(&standings(a.path(), None)),
         outcomes(&standings(b.path(), None))
     );
+}
+
+// ---------------------------------------------------------------------------
+// Time: a batch answered in one write, charged ask by ask
+
+/// A class file of `tests/bots`, run through the host.
+fn class_bot(file: &str) -> String {
+    format!(
+        "{} {} {}",
+        q(Path::new(python())),
+        q(&host()),
+        q(&bot(file))
+    )
+}
+
+/// `tests/bots/forty_native.c`, compiled once.
+fn native() -> PathBuf {
+    static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BIN.get_or_init(|| c_bot(&bot("forty_native.c"), "forty_native"))
+        .clone()
+}
+
+/// The concurrencies every timing test runs at: the default (2048, so a
+/// process gets hundreds of asks per batch) and 64.
+const CONCURRENCIES: [Option<usize>; 2] = [None, Some(64)];
+
+/// A tournament of `games` games among `bots` (instructions lines) with
+/// default limits, at `concurrency` (`None`: the default); its standings.
+fn timed_tournament(
+    bots: &str,
+    games: u64,
+    concurrency: Option<usize>,
+) -> (tempfile::TempDir, HashMap<String, Value>) {
+    let header = concurrency.map_or(String::new(), |c| format!("concurrency: {c}\n"));
+    let dir = tournament(&format!(
+        "challenge: forty\nseed: 31\ngames: {games}\n{header}{bots}"
+    ));
+    let (code, out, err) = run_tournament(dir.path(), &["--quiet"]);
+    assert_eq!(code, Some(0), "{err}{out}");
+    let rows = standings(dir.path(), None);
+    (dir, rows)
+}
+
+fn assert_no_faults(rows: &HashMap<String, Value>, name: &str, at: Option<usize>) {
+    let r = &rows[name];
+    assert!(r["played"].as_u64().unwrap() > 0, "{name}: {r}");
+    for kind in ["timeout", "error", "malformed", "crash", "lost"] {
+        assert_eq!(
+            fault(r, kind),
+            0,
+            "{name} {kind} at concurrency {at:?}: {r}"
+        );
+    }
+}
+
+#[test]
+fn a_bot_sleeping_2_ms_per_decision_never_times_out_at_any_concurrency() {
+    // The host answers a whole batch in one write; at the default
+    // concurrency a batch holds ~100 asks of ~2 ms each. Each ask must be
+    // charged its own 2 ms, not the batch's 200 ms.
+    let bots = format!(
+        "Sleepy {}\nGoToTenBot {}\nThrowTwiceBot {}\n",
+        class_bot("forty_sleepy.py"),
+        example("GoToTenBot"),
+        example("ThrowTwiceBot"),
+    );
+    for at in CONCURRENCIES {
+        let (_dir, rows) = timed_tournament(&bots, 300, at);
+        for name in ["Sleepy", "GoToTenBot", "ThrowTwiceBot"] {
+            assert_no_faults(&rows, name, at);
+        }
+        // Its own time: at least its sleeps, which dwarf the others'.
+        let sleepy = rows["Sleepy"]["time"].as_f64().unwrap();
+        let other = rows["GoToTenBot"]["time"].as_f64().unwrap();
+        assert!(sleepy > 1.0 && sleepy > 10.0 * other, "{rows:?}");
+    }
+}
+
+#[test]
+fn a_decision_over_its_turns_budget_still_times_out_at_any_concurrency() {
+    // On turns whose first die is a 1 (a sixth of them), one decision
+    // sleeps 150 ms among many quick ones of the same batch: its own
+    // report, not an even split of the batch, decides.
+    let bots = format!(
+        "SlowTurn {}\nGoToTenBot {}\nThrowTwiceBot {}\n",
+        class_bot("forty_slow_turn.py"),
+        example("GoToTenBot"),
+        example("ThrowTwiceBot"),
+    );
+    for at in CONCURRENCIES {
+        let (_dir, rows) = timed_tournament(&bots, 100, at);
+        let r = &rows["SlowTurn"];
+        assert!(fault(r, "timeout") > 0, "at {at:?}: {r}");
+        for kind in ["error", "malformed", "crash", "lost"] {
+            assert_eq!(fault(r, kind), 0, "{kind} at {at:?}: {r}");
+        }
+        assert_eq!(r["disqualified"], false);
+        for name in ["GoToTenBot", "ThrowTwiceBot"] {
+            assert_no_faults(&rows, name, at);
+        }
+    }
+}
+
+#[test]
+fn a_native_bot_reporting_no_time_is_still_charged_what_it_took() {
+    // 120 ms per decision, each batch in one write, every reply claiming 0
+    // microseconds: the batch's time is split evenly, so every ask is over
+    // its 100 ms and the whole time is charged.
+    let bots = format!(
+        "Liar {} lie 120\nGoToTenBot {}\nThrowTwiceBot {}\n",
+        q(&native()),
+        example("GoToTenBot"),
+        example("ThrowTwiceBot"),
+    );
+    let (dir, rows) = timed_tournament(&bots, 15, None);
+    let asks: u64 = std::fs::read_to_string(dir.path().join("Liar/asks.txt"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let r = &rows["Liar"];
+    assert!(asks > 10, "{asks}");
+    // Each ask is the one decision of its turn, and each timed out.
+    assert_eq!(fault(r, "timeout"), asks, "{r}");
+    assert_eq!(fault(r, "crash"), 0, "{r}");
+    // Charged what it slept, not the nothing it claimed (within a margin:
+    // a last timed-out ask whose late reply came after the last game ended
+    // is charged its 100 ms budget, not its 120 ms).
+    let charged = r["charged_time"].as_f64().unwrap();
+    assert!(
+        charged >= 0.9 * asks as f64 * 0.120,
+        "{asks} asks, charged {charged}: {r}"
+    );
+    // Its own time is what it claimed, but for that last ask's budget,
+    // which no report settles.
+    assert!(r["time"].as_f64().unwrap() <= 0.100_001, "{r}");
+}
+
+#[test]
+fn every_process_has_its_own_startup_time() {
+    // 100 interpreters started one after another on a machine that is
+    // busy (with each other, and with the rest of the suite): together
+    // they take seconds of CPU, but each is charged only its own start,
+    // well within its 1.5 s.
+    let mut bots = String::new();
+    for i in 0..100 {
+        bots.push_str(&format!("S{i} {}\n", example("StopBot")));
+    }
+    let dir = tournament(&format!(
+        "challenge: forty\ngames: 20\nstartup-ms: 1500\n{bots}"
+    ));
+    let (code, out, err) = run_tournament(dir.path(), &["--quiet"]);
+    assert_eq!(code, Some(0), "{err}{out}");
+    let rows = standings(dir.path(), None);
+    assert_eq!(rows.len(), 100);
+    for (name, r) in &rows {
+        assert_eq!(fault(r, "crash"), 0, "{name}: {err}");
+    }
 }
 
 /// A batch as `tests/bots/forty_spans.py` recorded it: start and end

@@ -50,6 +50,18 @@ impl Background {
         std::thread::sleep(std::time::Duration::from_millis(500));
         Background { leader }
     }
+
+    /// The 1-minute load average is at least 1 (the machine is busy while
+    /// the test runs; a kernel without /proc/loadavg is taken on trust).
+    pub fn busy_enough(&self) -> bool {
+        let Ok(text) = std::fs::read_to_string("/proc/loadavg") else {
+            return true;
+        };
+        text.split_whitespace()
+            .next()
+            .and_then(|l| l.parse::<f64>().ok())
+            .is_none_or(|l| l >= 1.0)
+    }
 }
 
 impl Drop for Background {

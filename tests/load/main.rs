@@ -9,6 +9,7 @@
 mod common;
 
 mod background;
+mod forty;
 mod heist;
 mod meta_ttt;
 

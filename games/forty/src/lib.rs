@@ -24,8 +24,9 @@
 //!   judging of replies ([`wire::judge`], [`wire::judge_late`],
 //!   [`wire::judge_handshake`]).
 //! - [`pipeline`]: [`Pipeline`], the asks outstanding at one process:
-//!   pairing of reply lines, the front ask's deadline, timeouts and their
-//!   late replies, charged time, and what a crash leaves behind (section 5).
+//!   pairing of reply lines, each read's measured time shared among its
+//!   replies by the times they report, the waiting asks' deadline, timeouts
+//!   and their late replies, and what a crash leaves behind (section 5).
 //! - [`dice`]: the dice sources, [`dice::parse_dice_list`] for `--dice`, and
 //!   [`DICE_ALGORITHM`] to record in the database.
 //! - [`stats`]: [`Aggregate`] (per-bot [`BotRecord`]s and [`Totals`]),
@@ -57,8 +58,10 @@
 //!    - [`Next::Over`]: queue `wire::write_end(buf, g)` for every seat
 //!      whose process is still that incarnation, and add the game to its
 //!      block with [`Aggregate::record_game`].
-//! 3. Each line read from a process goes to its [`Pipeline::on_line`]; its
-//!    timer to [`Pipeline::on_timer`]. A
+//! 3. The lines of each read of a process go to its
+//!    [`Pipeline::on_group`], with the read's timestamp and the time charged
+//!    since [`Pipeline::service_start`]; its timer, at [`Pipeline::deadline`],
+//!    to [`Pipeline::on_timer`] with the time charged by then. A
 //!    [`PipelineEvent::Decided`] names the game: [`Game::spend`] the charged
 //!    time, [`Game::answer`] the decision, and advance that game again.
 //!    [`PipelineEvent::LateReply`] only adds charged time to the bot.
@@ -96,9 +99,9 @@ pub use game::{
     Event, Game, GameResult, Next, NotAsking, Observer, Phase, SeatTally, TurnRecord, END_SCORE,
     ROUND_LIMIT,
 };
-pub use pipeline::{Pipeline, PipelineEvent};
+pub use pipeline::{Deadline, Pipeline, PipelineEvent};
 pub use settings::{Settings, SETTINGS};
-pub use stats::{Aggregate, BotRecord, FailureCounts, FailureEvent, Totals};
+pub use stats::{Aggregate, BotRecord, FailureCounts, FailureEvent, TimeTally, Totals};
 pub use tournament::{
     block_count, block_games, bot_seed, plan_game, play_game, seats_for, PlannedGame, TooFewBots,
 };

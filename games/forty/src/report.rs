@@ -243,16 +243,18 @@ pub fn percentile_table(totals: &Totals) -> String {
     out
 }
 
-/// The time table: charged decision time per bot, most first.
+/// The time table: each bot's own decision time, most first (what it
+/// reported, charged time where it reported nothing: see
+/// [`BotRecord::own_ns`](crate::BotRecord::own_ns)).
 pub fn time_table(input: &ReportInput<'_>) -> String {
     let rows = Rows::new(input);
     let w = rows.width();
-    let total: u128 = rows.records.iter().map(|r| u128::from(r.charged_ns)).sum();
+    let total: u128 = rows.records.iter().map(|r| u128::from(r.own_ns())).sum();
     let mut order: Vec<usize> = (0..rows.names.len()).collect();
     order.sort_by(|&a, &b| {
         rows.records[b]
-            .charged_ns
-            .cmp(&rows.records[a].charged_ns)
+            .own_ns()
+            .cmp(&rows.records[a].own_ns())
             .then_with(|| rows.names[a].cmp(&rows.names[b]))
     });
     let rule = format!("\t+{}+-------+-----+\n", "-".repeat(w));
@@ -260,7 +262,7 @@ pub fn time_table(input: &ReportInput<'_>) -> String {
     let _ = writeln!(out, "\t|{:<w$}|   Time|Time%|", "Bot");
     out.push_str(&rule);
     for i in order {
-        let ns = rows.records[i].charged_ns;
+        let ns = rows.records[i].own_ns();
         let _ = writeln!(
             out,
             "\t|{:<w$}|{:7.2}|{:5.1}|",
@@ -377,8 +379,10 @@ pub struct StandingRow {
     /// The Wilson interval in percent; absent when nothing was played.
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
-    /// Charged decision time in seconds.
+    /// The bot's own decision time in seconds (the Time column).
     pub time: f64,
+    /// Decision time charged against its limits, in seconds.
+    pub charged_time: f64,
     pub cpu_time: f64,
     pub faults: BTreeMap<&'static str, u64>,
     pub disqualified: bool,
@@ -416,7 +420,8 @@ pub fn standing_rows(input: &ReportInput<'_>) -> Vec<StandingRow> {
             success: 100.0 * ratio(r.successes as f64, turns),
             ci_low: ci.map(|(lo, _)| lo * 100.0),
             ci_high: ci.map(|(_, hi)| hi * 100.0),
-            time: r.charged_ns as f64 / 1e9,
+            time: r.own_ns() as f64 / 1e9,
+            charged_time: r.charged_ns as f64 / 1e9,
             cpu_time: r.cpu_ns as f64 / 1e9,
             faults: r.failures.named().into_iter().collect(),
             disqualified: r.disqualified,

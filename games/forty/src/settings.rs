@@ -29,14 +29,14 @@ pub const SETTINGS: &[SettingInfo] = &[
         key: "timeout-ms",
         value_name: "MS",
         default: "100",
-        help: "time budget of one turn, summed over its decisions",
+        help: "time budget of one turn, summed over its decisions (waits for a CPU left out)",
         flag: true,
     },
     SettingInfo {
         key: "kill-ms",
         value_name: "MS",
         default: "1000",
-        help: "a reply this late past its deadline gets the process killed",
+        help: "a process silent this long past its deadline (per ask waiting) is killed",
         flag: false,
     },
     SettingInfo {
@@ -57,7 +57,7 @@ pub const SETTINGS: &[SettingInfo] = &[
         key: "startup-ms",
         value_name: "MS",
         default: "10000",
-        help: "from spawn to the handshake reply",
+        help: "from each process's own spawn to its handshake reply",
         flag: false,
     },
     SettingInfo {

@@ -2,6 +2,8 @@
 //! the winning-score histogram. All are sums, so blocks aggregate
 //! independently and merge in any order.
 
+use std::time::Duration;
+
 use serde::{Deserialize, Serialize};
 
 use crate::decision::Failure;
@@ -64,11 +66,46 @@ pub struct BotRecord {
     pub throws: u64,
     pub successes: u64,
     pub failures: FailureCounts,
-    /// Decision time charged to the bot (section 5), in nanoseconds.
+    /// Decision time charged to the bot (section 5), in nanoseconds: what
+    /// the time limits count.
     pub charged_ns: u64,
+    /// The decision times the bot reported (`G D MICROS`), in nanoseconds.
+    #[serde(default)]
+    pub reported_ns: u64,
+    /// What was charged for the replies that reported a time (so that
+    /// [`BotRecord::own_ns`] can put the reports in its place). Records
+    /// stored before replies carried times have neither field.
+    #[serde(default)]
+    pub reported_charged_ns: u64,
     /// CPU time of its processes, in nanoseconds.
     pub cpu_ns: u64,
     pub disqualified: bool,
+}
+
+/// `d` in nanoseconds, saturating (a u64 holds 584 years).
+pub fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Decision time of one bot in one seat (or anywhere): charged, and what it
+/// reported where it did, in nanoseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimeTally {
+    pub charged_ns: u64,
+    pub reported_ns: u64,
+    pub reported_charged_ns: u64,
+}
+
+impl TimeTally {
+    /// One decision charged `charged`, with the time the bot reported for
+    /// it, if any.
+    pub fn add(&mut self, charged: Duration, reported: Option<Duration>) {
+        self.charged_ns = self.charged_ns.saturating_add(nanos(charged));
+        if let Some(reported) = reported {
+            self.reported_ns = self.reported_ns.saturating_add(nanos(reported));
+            self.reported_charged_ns = self.reported_charged_ns.saturating_add(nanos(charged));
+        }
+    }
 }
 
 impl BotRecord {
@@ -103,6 +140,25 @@ impl BotRecord {
         }
     }
 
+    /// Adds decision time.
+    pub fn add_time(&mut self, time: &TimeTally) {
+        self.charged_ns = self.charged_ns.saturating_add(time.charged_ns);
+        self.reported_ns = self.reported_ns.saturating_add(time.reported_ns);
+        self.reported_charged_ns = self
+            .reported_charged_ns
+            .saturating_add(time.reported_charged_ns);
+    }
+
+    /// The bot's own decision time (the Time column): what it reported
+    /// where its replies carried a time, what it was charged elsewhere.
+    /// Meaningful on a whole tournament's record (a late reply's report may
+    /// land in another block than the timeout it settles).
+    pub fn own_ns(&self) -> u64 {
+        self.charged_ns
+            .saturating_sub(self.reported_charged_ns)
+            .saturating_add(self.reported_ns)
+    }
+
     pub fn merge(&mut self, other: &BotRecord) {
         self.played += other.played;
         self.wins += other.wins;
@@ -114,6 +170,8 @@ impl BotRecord {
         self.successes += other.successes;
         self.failures.merge(&other.failures);
         self.charged_ns += other.charged_ns;
+        self.reported_ns += other.reported_ns;
+        self.reported_charged_ns += other.reported_charged_ns;
         self.cpu_ns += other.cpu_ns;
         self.disqualified |= other.disqualified;
     }
@@ -258,3 +316,39 @@ impl FailureEvent {
 
 /// Failure events kept per bot in the database.
 pub const FAILURE_EVENTS_KEPT: usize = 100;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: Duration = Duration::from_millis(1);
+
+    #[test]
+    fn own_time_is_the_reports_where_there_are_some_and_charged_time_elsewhere() {
+        let mut tally = TimeTally::default();
+        tally.add(75 * MS, Some(2 * MS));
+        tally.add(75 * MS, Some(3 * MS));
+        tally.add(10 * MS, None);
+        let mut record = BotRecord::default();
+        record.add_time(&tally);
+        assert_eq!(record.charged_ns, nanos(160 * MS));
+        assert_eq!(record.own_ns(), nanos(15 * MS));
+    }
+
+    #[test]
+    fn a_record_stored_before_replies_reported_times_shows_its_charged_time() {
+        let mut record = BotRecord {
+            charged_ns: 5,
+            ..BotRecord::default()
+        };
+        let mut json = serde_json::to_value(&record).unwrap();
+        let fields = json.as_object_mut().unwrap();
+        fields.remove("reported_ns");
+        fields.remove("reported_charged_ns");
+        let old: BotRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(old, record);
+        assert_eq!(old.own_ns(), 5);
+        record.merge(&old);
+        assert_eq!(record.own_ns(), 10);
+    }
+}

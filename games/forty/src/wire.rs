@@ -4,6 +4,14 @@
 //! Encoders append to a caller's buffer so that a batch of many lines for
 //! one process is built without an allocation per line. Decoders take the
 //! [`LineReply`] the persistent transport reported for one ask.
+//!
+//! A reply is `G D` or `G D MICROS`: the game id, the decision (`1`, `0`,
+//! `e`) and, optionally, the time the bot's own code took for this ask in
+//! whole microseconds. The referee charges a batch's measured time and uses
+//! the reported times only to share it among the batch's asks (see
+//! [`crate::pipeline`]).
+
+use std::time::Duration;
 
 use game_core::LineReply;
 
@@ -178,11 +186,22 @@ pub fn judge_late(reply: &LineReply, game: u64) -> ProcessFate {
     }
 }
 
+/// A reply line to an ask, read: the decision and the time the bot
+/// reported for it, if it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Answer {
+    pub decision: Decision,
+    /// The optional third field: the bot's own time for this ask.
+    pub reported: Option<Duration>,
+}
+
 /// Parses one reply line (without its LF) to the ask of game `game`.
 ///
-/// The id is compared by value; anything after it other than exactly ` 1`,
-/// ` 0` or ` e` is malformed. A trailing CR is tolerated.
-pub fn parse_reply(line: &[u8], game: u64) -> Result<Decision, OutOfStep> {
+/// The id is compared by value; what follows must be ` 1`, ` 0` or ` e`,
+/// optionally followed by one space and a decimal number of microseconds
+/// (below 2^64). Anything else after a matching id is malformed (and
+/// reports no time). A trailing CR is tolerated.
+pub fn parse_answer(line: &[u8], game: u64) -> Result<Answer, OutOfStep> {
     if line.len() > MAX_LINE_BYTES {
         return Err(OutOfStep::LineTooLong);
     }
@@ -192,15 +211,34 @@ pub fn parse_reply(line: &[u8], game: u64) -> Result<Decision, OutOfStep> {
     if parse_id(id) != Some(game) {
         return Err(OutOfStep::UnexpectedId);
     }
-    Ok(match rest {
-        b" 1" => Decision::Throw,
-        b" 0" => Decision::Stop,
-        b" e" => Decision::Failed(Failure::Error),
-        _ => Decision::Failed(Failure::Malformed),
-    })
+    let malformed = Answer {
+        decision: Decision::Failed(Failure::Malformed),
+        reported: None,
+    };
+    let (decision, time) = match rest {
+        [b' ', b'1', time @ ..] => (Decision::Throw, time),
+        [b' ', b'0', time @ ..] => (Decision::Stop, time),
+        [b' ', b'e', time @ ..] => (Decision::Failed(Failure::Error), time),
+        _ => return Ok(malformed),
+    };
+    let reported = match time {
+        [] => None,
+        [b' ', micros @ ..] => match parse_id(micros) {
+            Some(us) => Some(Duration::from_micros(us)),
+            None => return Ok(malformed),
+        },
+        _ => return Ok(malformed),
+    };
+    Ok(Answer { decision, reported })
 }
 
-/// A decimal game id (ASCII digits only, below 2^64).
+/// The decision of one reply line (see [`parse_answer`]).
+pub fn parse_reply(line: &[u8], game: u64) -> Result<Decision, OutOfStep> {
+    parse_answer(line, game).map(|a| a.decision)
+}
+
+/// A decimal number (ASCII digits only, below 2^64): a game id, or a
+/// reported time.
 fn parse_id(text: &[u8]) -> Option<u64> {
     if text.is_empty() {
         return None;
@@ -339,6 +377,58 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_may_report_its_time_in_microseconds() {
+        let answer = |line: &[u8]| parse_answer(line, 4);
+        let us = |n| Some(Duration::from_micros(n));
+        assert_eq!(
+            answer(b"4 1 2150"),
+            Ok(Answer {
+                decision: Decision::Throw,
+                reported: us(2150)
+            })
+        );
+        assert_eq!(
+            answer(b"4 0 0"),
+            Ok(Answer {
+                decision: Decision::Stop,
+                reported: us(0)
+            })
+        );
+        assert_eq!(
+            answer(b"4 e 17\r"),
+            Ok(Answer {
+                decision: Decision::Failed(Failure::Error),
+                reported: us(17)
+            })
+        );
+        assert_eq!(answer(b"4 1 0007").map(|a| a.reported), Ok(us(7)));
+        assert_eq!(
+            answer(b"4 1 18446744073709551615").map(|a| a.reported),
+            Ok(us(u64::MAX))
+        );
+        // Without the field: no report.
+        assert_eq!(
+            answer(b"4 1"),
+            Ok(Answer {
+                decision: Decision::Throw,
+                reported: None
+            })
+        );
+        // The id still comes first: a wrong id is out of step, whatever
+        // follows.
+        assert_eq!(answer(b"5 1 100"), Err(OutOfStep::UnexpectedId));
+        // A malformed reply reports nothing.
+        assert_eq!(
+            answer(b"4 1 abc"),
+            Ok(Answer {
+                decision: Decision::Failed(Failure::Malformed),
+                reported: None
+            })
+        );
+        assert_eq!(parse_reply(b"4 1 2150", 4), Ok(Decision::Throw));
+    }
+
+    #[test]
     fn right_id_with_bad_content_is_malformed() {
         let malformed = Ok(Decision::Failed(Failure::Malformed));
         for line in [
@@ -346,7 +436,16 @@ mod tests {
             b"0",
             b"0 ",
             b"0 1 ",
-            b"0 1 1",
+            b"0 1  5",
+            b"0 1 5 ",
+            b"0 1 -5",
+            b"0 1 +5",
+            b"0 1 1.5",
+            b"0 1 5 6",
+            b"0 1 x",
+            b"0 1 18446744073709551616",
+            b"0 1\t5",
+            b"0 15",
             b"0  1",
             b"0 True",
             b"0 E",

@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use game_core::LineReply;
+use game_core::{LineRef, LineReply};
 use game_forty::wire;
 use game_forty::{
     plan_game, Aggregate, BotRecord, Decision, Failure, Next, Pipeline, PipelineEvent, PlannedGame,
@@ -187,26 +187,43 @@ impl Runner {
             let (replies, died) = self.processes[bot].serve(&batch);
             self.now += Duration::from_micros(20);
             let mut ready = VecDeque::new();
-            for line in replies {
-                match self.pipelines[bot].on_line(&LineReply::Message(line), self.now) {
-                    Some(PipelineEvent::Decided {
+            let mut events = Vec::new();
+            let lines: Vec<LineReply> = replies.into_iter().map(LineReply::Message).collect();
+            let start = self.pipelines[bot].service_start().unwrap_or(self.now);
+            self.pipelines[bot].on_group(
+                lines.iter().map(LineReply::as_line_ref),
+                self.now,
+                self.now - start,
+                &mut events,
+            );
+            for (_, event) in events {
+                match event {
+                    PipelineEvent::Decided {
                         token,
                         decision,
                         charged,
                         ..
-                    }) => ready.push_back((token, decision, charged)),
+                    } => ready.push_back((token, decision, charged)),
                     other => panic!("unexpected {other:?}"),
                 }
             }
             if died {
+                let mut events = Vec::new();
+                self.pipelines[bot].on_group(
+                    [LineRef::Closed],
+                    self.now,
+                    Duration::ZERO,
+                    &mut events,
+                );
                 assert_eq!(
-                    self.pipelines[bot].on_line(&LineReply::Closed, self.now),
-                    Some(PipelineEvent::Kill(
-                        game_forty::pipeline::KillReason::Closed
-                    ))
+                    events,
+                    vec![(
+                        0,
+                        PipelineEvent::Kill(game_forty::pipeline::KillReason::Closed)
+                    )]
                 );
                 self.aggregate.bot_mut(bot).add_failure(Failure::Crash);
-                let failed = self.pipelines[bot].fail(self.now);
+                let failed = self.pipelines[bot].fail(Duration::ZERO);
                 for (token, _) in failed.crashed {
                     ready.push_back((token, Decision::Failed(Failure::Crash), Duration::ZERO));
                 }

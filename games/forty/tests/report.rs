@@ -234,6 +234,34 @@ fn time_table_shares_and_order() {
 }
 
 #[test]
+fn the_time_column_is_the_bots_own_time() {
+    let names = names(&["Host", "Liar", "Native"]);
+    let mut agg = Aggregate::new(3);
+    // Charged 3 s in all (its batches shared out), 1 s of it its own.
+    agg.bots[0].charged_ns = 3_000_000_000;
+    agg.bots[0].reported_charged_ns = 3_000_000_000;
+    agg.bots[0].reported_ns = 1_000_000_000;
+    // Reports nothing spent: its own time shows 0, its charged time is kept.
+    agg.bots[1].charged_ns = 2_000_000_000;
+    agg.bots[1].reported_charged_ns = 2_000_000_000;
+    // No reports: its charged time.
+    agg.bots[2].charged_ns = 500_000_000;
+    let input = ReportInput {
+        names: &names,
+        aggregate: &agg,
+        wall_seconds: 0.0,
+    };
+    let table = time_table(&input);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines[3], "\t|Host  |   1.00| 66.7|");
+    assert_eq!(lines[4], "\t|Native|   0.50| 33.3|");
+    assert_eq!(lines[5], "\t|Liar  |   0.00|  0.0|");
+    let rows = standing_rows(&input);
+    let liar = rows.iter().find(|r| r.name == "Liar").unwrap();
+    assert_eq!((liar.time, liar.charged_time), (0.0, 2.0));
+}
+
+#[test]
 fn failures_table_matches_the_spec_example() {
     let names = names(&["BrainBot", "TleilaxuBot", "WhereFourArtThouChicken"]);
     let mut agg = Aggregate::new(3);

@@ -12,6 +12,7 @@
 //! word ending in `.py`), which runs through the shipped host exactly as
 //! an instructions line `NAME python3 <protocols>/forty/forty_host.py FILE`.
 
+use super::clock::HostClock;
 use super::{BOT_ENV, EXIT_GRACE};
 use crate::bot::persistent::lines;
 use crate::bot::{Incoming, LineProcess};
@@ -270,6 +271,9 @@ async fn session(
         .collect();
     let kill_after = Duration::from_millis(s.kill_ms);
     let mut pipeline: Pipeline<usize> = Pipeline::new(kill_after);
+    let mut clock = HostClock::open(process.pid());
+    // A line of the next read, taken while collecting the previous one.
+    let mut held: Option<Incoming> = None;
     let mut batch = 0;
     loop {
         batch += 1;
@@ -334,6 +338,7 @@ async fn session(
             shown.join(" | ")
         ));
         let written = Instant::now();
+        clock.mark();
         process.send(out);
         for a in &asked {
             let l = &live[a.game];
@@ -341,88 +346,146 @@ async fn session(
         }
         let mut answered = 0;
         while !pipeline.is_idle() {
-            let Some(deadline) = pipeline.next_deadline() else {
+            let Some(deadline) = pipeline.deadline() else {
                 break;
             };
-            let incoming = tokio::select! {
-                biased;
-                () = cancel.cancelled() => return None,
-                got = process.next_before(deadline) => got,
+            let incoming = match held.take() {
+                Some(incoming) => Some(incoming),
+                None => tokio::select! {
+                    biased;
+                    () = cancel.cancelled() => return None,
+                    got = process.next_before(clock.wake_at(deadline.nominal())) => got,
+                },
             };
             let now = Instant::now();
-            let (event, raw) = match incoming {
-                None => (pipeline.on_timer(now), None),
-                Some(Incoming::Message(m, at)) => {
-                    let reply = LineReply::Message(m.clone());
-                    (pipeline.on_line(&reply, at), Some(m))
-                }
-                Some(Incoming::TooLong(at)) => (pipeline.on_line(&LineReply::TooLong, at), None),
-                Some(Incoming::Closed) => (pipeline.on_line(&LineReply::Closed, now), None),
-            };
-            let Some(event) = event else { continue };
-            match event {
-                PipelineEvent::Decided {
-                    token,
-                    decision,
-                    charged,
-                    ..
-                } => {
-                    let Some(a) = asked.get(answered) else {
+            let mut events = Vec::new();
+            // The lines of one read: the first, and those of the same read
+            // already delivered.
+            let mut group: Vec<LineReply> = Vec::new();
+            let at = match incoming {
+                None => {
+                    let times = clock.since_mark();
+                    let Some(charged) = clock.due(deadline.start, deadline.limit, now, times)
+                    else {
                         continue;
                     };
-                    answered += 1;
-                    let budget = live[token].game.budget_left(timeout);
-                    let l = &mut live[token];
-                    l.game.spend(charged);
-                    l.decisions += 1;
-                    let _ = l.game.answer(decision);
-                    let reply = raw.as_deref().map_or("nothing".to_string(), quoted);
-                    let verdict = match decision {
-                        Decision::Throw => "throw".to_string(),
-                        Decision::Stop => "stop".to_string(),
-                        Decision::Failed(f) => {
-                            let why = failure(f);
-                            report.problem_of(
-                                f.name(),
-                                format!(
-                                    "game {}, `{}` answered {reply}: {why}",
-                                    l.script.id, a.line
-                                ),
-                            );
-                            format!("FAILED: {why}")
+                    events.extend(pipeline.on_timer(charged).map(|e| (0, e)));
+                    None
+                }
+                Some(Incoming::Message(m, at)) => {
+                    group.push(LineReply::Message(m));
+                    loop {
+                        match process.next_before(Instant::now()).await {
+                            Some(Incoming::Message(m, same)) if same == at => {
+                                group.push(LineReply::Message(m));
+                            }
+                            Some(Incoming::TooLong(same)) if same == at => {
+                                group.push(LineReply::TooLong);
+                            }
+                            other => {
+                                held = other;
+                                break;
+                            }
                         }
-                    };
-                    let timed_out = decision == Decision::Failed(Failure::Timeout);
-                    report.line(format!(
-                        "  {} ({}) -> {reply}: {verdict}; time {}",
-                        a.line,
-                        a.about,
-                        crate::check::timing(charged, None, budget, timed_out)
-                    ));
+                    }
+                    Some(at)
                 }
-                PipelineEvent::LateReply { charged } => {
-                    report.line(format!(
-                        "  a late reply {} came {} ms after the deadline: discarded",
-                        raw.as_deref().map_or(String::new(), quoted),
-                        charged.as_millis()
-                    ));
+                Some(Incoming::TooLong(at)) => {
+                    group.push(LineReply::TooLong);
+                    Some(at)
                 }
-                PipelineEvent::Kill(reason) => {
-                    let why = killed(reason, raw.as_deref());
-                    report.line(format!("  the process is killed: {why}"));
-                    report.problem(format!("crash: {why}"));
-                    let failed = pipeline.fail(Instant::now());
-                    for a in asked.iter().skip(answered).take(failed.crashed.len()) {
+                Some(Incoming::Closed) => {
+                    group.push(LineReply::Closed);
+                    Some(now)
+                }
+            };
+            if let Some(at) = at {
+                let measured = pipeline
+                    .service_start()
+                    .map_or(Duration::ZERO, |start| clock.measure(start, at));
+                pipeline.on_group(
+                    group.iter().map(LineReply::as_line_ref),
+                    at,
+                    measured,
+                    &mut events,
+                );
+            }
+            for (index, event) in events {
+                let raw = match group.get(index) {
+                    Some(LineReply::Message(m)) => Some(m.as_slice()),
+                    _ => None,
+                };
+                match event {
+                    PipelineEvent::Decided {
+                        token,
+                        decision,
+                        charged,
+                        reported,
+                        budget,
+                        ..
+                    } => {
+                        let Some(a) = asked.get(answered) else {
+                            continue;
+                        };
+                        answered += 1;
+                        let l = &mut live[token];
+                        l.game.spend(charged);
+                        l.decisions += 1;
+                        let _ = l.game.answer(decision);
+                        let reply = raw.map_or("nothing".to_string(), quoted);
+                        let verdict = match decision {
+                            Decision::Throw => "throw".to_string(),
+                            Decision::Stop => "stop".to_string(),
+                            Decision::Failed(f) => {
+                                let why = failure(f);
+                                report.problem_of(
+                                    f.name(),
+                                    format!(
+                                        "game {}, `{}` answered {reply}: {why}",
+                                        l.script.id, a.line
+                                    ),
+                                );
+                                format!("FAILED: {why}")
+                            }
+                        };
+                        let timed_out = decision == Decision::Failed(Failure::Timeout);
+                        let own = reported.map_or(String::new(), |r| {
+                            format!("; it reported {}", crate::check::ms(r))
+                        });
                         report.line(format!(
-                            "  {} ({}) -> lost with the process (crash)",
-                            a.line, a.about
+                            "  {} ({}) -> {reply}: {verdict}; time {}{own}",
+                            a.line,
+                            a.about,
+                            crate::check::timing(charged, None, budget, timed_out)
                         ));
                     }
-                    report.line(
-                        "  in a tournament it restarts with a new seed for later games, and is disqualified after max-crashes (3)",
-                    );
-                    subject.kill(&mut process).await;
-                    return Some(None);
+                    PipelineEvent::LateReply { charged, .. } => {
+                        report.line(format!(
+                            "  a late reply {} came {} ms after the deadline: discarded",
+                            raw.map_or(String::new(), quoted),
+                            charged.as_millis()
+                        ));
+                    }
+                    PipelineEvent::Kill(reason) => {
+                        let why = killed(reason, raw);
+                        report.line(format!("  the process is killed: {why}"));
+                        report.problem(format!("crash: {why}"));
+                        let charged = pipeline
+                            .service_start()
+                            .map_or(Duration::ZERO, |start| clock.charged(start, Instant::now()));
+                        let failed = pipeline.fail(charged);
+                        for a in asked.iter().skip(answered).take(failed.crashed.len()) {
+                            report.line(format!(
+                                "  {} ({}) -> lost with the process (crash)",
+                                a.line, a.about
+                            ));
+                        }
+                        report.line(
+                            "  in a tournament it restarts with a new seed for later games, and is disqualified after max-crashes (3)",
+                        );
+                        subject.kill(&mut process).await;
+                        return Some(None);
+                    }
                 }
             }
         }

@@ -10,7 +10,10 @@
 //! deadline, and turns everything a process does into decisions: a
 //! timeout, an error, a malformed reply, a crash (the process is killed,
 //! restarted with a new seed, or disqualified at `max-crashes`). Nothing a
-//! bot does becomes an `Err`.
+//! bot does becomes an `Err`. Time is charged as [`HostClock`] reckons it
+//! (waits for a CPU left out), from each process's own spawn for its
+//! handshake and from each batch's service start for its asks. What a
+//! read or a timer means is in `replies.rs`.
 //!
 //! The caller's loop:
 //! - [`Engine::new`], [`Engine::start`] the processes, and
@@ -21,15 +24,15 @@
 //!   `finished`, `events`, `extras` and `notices`;
 //! - at the end, [`Engine::shutdown`].
 
+use super::clock::HostClock;
 use super::lanes::Lanes;
 use crate::bot::cpu_lanes::{self, CpuLanes};
 use crate::bot::persistent::lines;
-use crate::bot::{Batch, BotLog, BotProgram, LineProcess, Piece};
-use game_core::LineRef;
-use game_forty::pipeline::KillReason;
+use crate::bot::{Batch, BotLog, BotProgram, LineProcess};
+use game_forty::stats::nanos;
 use game_forty::{
     bot_seed, wire, Aggregate, Decision, Failure, FailureEvent, Game, Next, Observer, Pipeline,
-    PipelineEvent, END_SCORE,
+    PipelineEvent, TimeTally, END_SCORE,
 };
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -45,8 +48,9 @@ const SINK_QUEUE: usize = 1024;
 
 /// Where a bot's process stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    /// Spawned and sent the handshake; its reply is due by this instant.
+pub(super) enum State {
+    /// Spawned at this instant and sent the handshake; its reply is due
+    /// within `startup-ms` of charged time.
     Starting(Instant),
     /// Handshaken: its asks may be written.
     Ready,
@@ -55,17 +59,19 @@ enum State {
 }
 
 /// One bot and its current process.
-struct Proc {
+pub(super) struct Proc {
     program: BotProgram,
     log: BotLog,
-    state: State,
+    pub(super) state: State,
     /// Increases with every crash; a game's seat remembers the incarnation
     /// that heard its `new`, and only that one is ever asked.
-    incarnation: u32,
+    pub(super) incarnation: u32,
     /// Crashes so far (stored ones included): what `max-crashes` counts.
     crashes: u32,
-    process: Option<LineProcess>,
-    pipeline: Pipeline<usize>,
+    pub(super) process: Option<LineProcess>,
+    /// Its host's figures, for charged time.
+    pub(super) clock: HostClock,
+    pub(super) pipeline: Pipeline<usize>,
     /// Lines waiting for the next batch.
     queue: Vec<u8>,
     /// The asks in `queue`, in order: game slot, game id, and what is left
@@ -75,7 +81,7 @@ struct Proc {
     /// The CPU its process was last pinned to.
     pinned: Option<usize>,
     /// The name from `ok NAME`.
-    handshake_name: Option<String>,
+    pub(super) handshake_name: Option<String>,
 }
 
 /// A game in flight.
@@ -85,8 +91,8 @@ struct Live {
     seating: Vec<usize>,
     /// The incarnation of each seat's process that heard `new`.
     heard: Vec<u32>,
-    /// Decision time charged per seat, in nanoseconds.
-    charged: Vec<u64>,
+    /// Decision time per seat.
+    time: Vec<TimeTally>,
     game: Game,
 }
 
@@ -94,7 +100,8 @@ struct Live {
 pub struct Finished {
     pub id: u64,
     pub seating: Vec<usize>,
-    pub charged: Vec<u64>,
+    /// Decision time per seat.
+    pub time: Vec<TimeTally>,
     pub game: Game,
 }
 
@@ -127,7 +134,7 @@ pub struct EngineLimits {
 
 /// The event loop over all bot processes (see the module docs).
 pub struct Engine<O: Observer> {
-    procs: Vec<Proc>,
+    pub(super) procs: Vec<Proc>,
     games: Vec<Option<Live>>,
     free: Vec<usize>,
     in_flight: usize,
@@ -137,11 +144,11 @@ pub struct Engine<O: Observer> {
     reaped_rx: mpsc::UnboundedReceiver<(usize, Duration)>,
     reapers: usize,
     /// The `--jobs` slots, each on its own CPU, and who holds them.
-    lanes: Lanes,
-    /// What the lines of one batch meant, kept between its two passes
-    /// (reused, so a batch allocates nothing here).
-    paired: Vec<(PipelineEvent<usize>, Piece, Instant)>,
-    limits: EngineLimits,
+    pub(super) lanes: Lanes,
+    /// What the lines of one batch meant (with each line's index), kept
+    /// between its two passes (reused, so a batch allocates nothing here).
+    pub(super) paired: Vec<(usize, PipelineEvent<usize>)>,
+    pub(super) limits: EngineLimits,
     pub observer: O,
     /// Games that ended since the caller last looked.
     pub finished: Vec<Finished>,
@@ -167,19 +174,8 @@ fn tag(bot: usize, incarnation: u32) -> u64 {
     ((bot as u64) << 32) | u64::from(incarnation)
 }
 
-fn untag(tag: u64) -> (usize, u32) {
+pub(super) fn untag(tag: u64) -> (usize, u32) {
     ((tag >> 32) as usize, (tag & 0xffff_ffff) as u32)
-}
-
-/// `d` in nanoseconds, saturating (a u64 holds 584 years).
-fn nanos(d: Duration) -> u64 {
-    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
-}
-
-/// The text of a reply for a failure event, shortened.
-fn quoted(line: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&line[..line.len().min(80)]).into_owned();
-    format!("reply {text:?}")
 }
 
 impl<O: Observer> Engine<O> {
@@ -207,6 +203,7 @@ impl<O: Observer> Engine<O> {
                 incarnation: 0,
                 crashes,
                 process: None,
+                clock: HostClock::default(),
                 pipeline: Pipeline::new(limits.kill_after),
                 queue: Vec::with_capacity(4096),
                 queued: Vec::new(),
@@ -239,12 +236,12 @@ impl<O: Observer> Engine<O> {
         }
     }
 
-    /// Starts the processes of these bots and sends their handshakes.
+    /// Starts the processes of these bots and sends their handshakes. Each
+    /// one's `startup-ms` runs from its own spawn.
     pub fn start(&mut self, bots: &[usize]) {
-        let now = Instant::now();
         for &bot in bots {
             if bot < self.procs.len() {
-                self.spawn(bot, now);
+                self.spawn(bot);
             }
         }
     }
@@ -273,10 +270,11 @@ impl<O: Observer> Engine<O> {
         self.procs.get(bot)?.handshake_name.as_deref()
     }
 
-    fn spawn(&mut self, bot: usize, now: Instant) {
+    fn spawn(&mut self, bot: usize) {
         loop {
             let p = &mut self.procs[bot];
             let seed = bot_seed(self.limits.seed, &p.program.name, p.crashes);
+            let spawned = Instant::now();
             match LineProcess::spawn_shared(
                 &p.program,
                 &[],
@@ -289,9 +287,10 @@ impl<O: Observer> Engine<O> {
                     let mut hello = Vec::with_capacity(32);
                     wire::write_hello(&mut hello, seed);
                     process.send(hello);
+                    p.clock = HostClock::open(process.pid());
                     p.process = Some(process);
                     p.pinned = None;
-                    p.state = State::Starting(now + self.limits.startup);
+                    p.state = State::Starting(spawned);
                     p.handshake_name = None;
                     return;
                 }
@@ -352,7 +351,7 @@ impl<O: Observer> Engine<O> {
         }
         let live = Live {
             id,
-            charged: vec![0; seating.len()],
+            time: vec![TimeTally::default(); seating.len()],
             seating,
             heard,
             game,
@@ -416,7 +415,7 @@ impl<O: Observer> Engine<O> {
                         self.finished.push(Finished {
                             id: live.id,
                             seating: live.seating,
-                            charged: live.charged,
+                            time: live.time,
                             game: live.game,
                         });
                     }
@@ -429,14 +428,17 @@ impl<O: Observer> Engine<O> {
     }
 
     /// Hands bot `bot`'s decision to the game in `slot` (checked against
-    /// the game id and the seat asking) and drives it on.
-    fn decide(
+    /// the game id and the seat asking), charged `charged` (and reported as
+    /// `reported` by the bot), and drives it on.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn decide(
         &mut self,
         bot: usize,
         slot: usize,
         id: u64,
         decision: Decision,
         charged: Duration,
+        reported: Option<Duration>,
         detail: impl FnOnce() -> String,
     ) {
         let Some(live) = self.games.get_mut(slot).and_then(Option::as_mut) else {
@@ -449,7 +451,7 @@ impl<O: Observer> Engine<O> {
             return;
         }
         live.game.spend(charged);
-        live.charged[seat] = live.charged[seat].saturating_add(nanos(charged));
+        live.time[seat].add(charged, reported);
         if let Decision::Failed(kind) = decision {
             if self.event_budget[bot] > 0 {
                 self.event_budget[bot] -= 1;
@@ -465,7 +467,7 @@ impl<O: Observer> Engine<O> {
 
     /// Writes queued lines to idle processes while slots are free, oldest
     /// pending ask first.
-    fn dispatch(&mut self) {
+    pub(super) fn dispatch(&mut self) {
         while self.lanes.free() {
             let procs = &self.procs;
             let ready = |b: usize| procs[b].state == State::Ready && procs[b].pipeline.is_idle();
@@ -485,6 +487,8 @@ impl<O: Observer> Engine<O> {
         for (slot, id, budget) in p.queued.drain(..) {
             p.pipeline.push(slot, id, now, budget);
         }
+        // The pipeline was idle: its service starts with this write.
+        p.clock.mark();
         // Pinned before the write wakes it, so that it wakes where the
         // slot is (see `cpu_lanes`).
         let taken = self.lanes.sent(bot, !p.pipeline.is_idle());
@@ -503,7 +507,7 @@ impl<O: Observer> Engine<O> {
     /// After `bot`'s replies were played on: if they left enough asks for
     /// it (turns going on), they go out at once on the same lane, while its
     /// games are still in its CPU's caches; otherwise the lane is free.
-    fn continue_or_release(&mut self, bot: usize) {
+    pub(super) fn continue_or_release(&mut self, bot: usize) {
         let p = &self.procs[bot];
         if !self.lanes.holds(bot) || !p.pipeline.is_idle() {
             return;
@@ -517,7 +521,7 @@ impl<O: Observer> Engine<O> {
         }
     }
 
-    fn release_if_idle(&mut self, bot: usize) {
+    pub(super) fn release_if_idle(&mut self, bot: usize) {
         if self.procs[bot].pipeline.is_idle() {
             self.lanes.release(bot);
         }
@@ -525,10 +529,14 @@ impl<O: Observer> Engine<O> {
 
     /// The process of `bot` failed: it is killed, its outstanding asks
     /// crash, its queued asks are lost, and it restarts or is gone.
-    fn crash(&mut self, bot: usize, reason: &str, now: Instant) {
+    pub(super) fn crash(&mut self, bot: usize, reason: &str, now: Instant) {
         self.lanes.crashed(bot);
         let p = &mut self.procs[bot];
-        let failed = p.pipeline.fail(now);
+        let charged = p
+            .pipeline
+            .service_start()
+            .map_or(Duration::ZERO, |start| p.clock.charged(start, now));
+        let failed = p.pipeline.fail(charged);
         let queued = std::mem::take(&mut p.queued);
         p.queue.clear();
         if let Some(mut process) = p.process.take() {
@@ -542,7 +550,7 @@ impl<O: Observer> Engine<O> {
         let record = self.extras.bot_mut(bot);
         record.charged_ns = record.charged_ns.saturating_add(nanos(failed.charged));
         if self.count_crash(bot, reason) {
-            self.spawn(bot, now);
+            self.spawn(bot);
         }
         for (slot, id) in failed.crashed {
             self.decide(
@@ -551,6 +559,7 @@ impl<O: Observer> Engine<O> {
                 id,
                 Decision::Failed(Failure::Crash),
                 Duration::ZERO,
+                None,
                 || reason.to_string(),
             );
         }
@@ -561,141 +570,10 @@ impl<O: Observer> Engine<O> {
                 id,
                 Decision::Failed(Failure::Lost),
                 Duration::ZERO,
+                None,
                 || format!("not yet asked when the process failed ({reason})"),
             );
         }
-    }
-
-    fn on_batch(&mut self, batch: Batch) {
-        let (bot, incarnation) = untag(batch.tag);
-        if bot >= self.procs.len() {
-            return;
-        }
-        // First pair every line with its ask, which is cheap; then, if that
-        // left the process idle, hand its slot to the next process before
-        // playing the games on (which takes longer): the bots are the slow
-        // side, and a slot waiting for the referee is a core doing nothing.
-        let mut paired = std::mem::take(&mut self.paired);
-        let mut killed = false;
-        for &piece in &batch.pieces {
-            let p = &mut self.procs[bot];
-            if p.incarnation != incarnation || p.state == State::Gone {
-                // A killed process's last words.
-                break;
-            }
-            let reply = batch.reply(piece);
-            let at = match piece {
-                Piece::Closed => Instant::now(),
-                _ => batch.at,
-            };
-            if let State::Starting(_) = p.state {
-                match wire::judge_handshake(&reply.to_owned_reply()) {
-                    Ok(name) => {
-                        p.state = State::Ready;
-                        p.handshake_name = name;
-                    }
-                    Err(e) => {
-                        self.crash(bot, &e.to_string(), at);
-                        break;
-                    }
-                }
-                continue;
-            }
-            if let Some(event) = p.pipeline.on_line(reply, at) {
-                killed = matches!(event, PipelineEvent::Kill(_));
-                paired.push((event, piece, at));
-                if killed {
-                    // Everything after this line is the last words of a
-                    // process about to be killed.
-                    break;
-                }
-            }
-        }
-        // Whether it keeps its lane for the asks its replies lead to (see
-        // [`Engine::continue_or_release`]).
-        let keep = !killed && self.procs[bot].pipeline.is_idle() && self.lanes.keeps(bot);
-        if !killed && !keep {
-            self.release_if_idle(bot);
-            self.dispatch();
-        }
-        for (event, piece, at) in paired.drain(..) {
-            let reply = batch.reply(piece);
-            match event {
-                PipelineEvent::Decided {
-                    token,
-                    game,
-                    decision,
-                    charged,
-                } => self.decide(bot, token, game, decision, charged, || match reply {
-                    LineRef::Message(line) if decision == Decision::Failed(Failure::Malformed) => {
-                        quoted(line)
-                    }
-                    _ => "the bot reported an error (`G e`)".to_string(),
-                }),
-                PipelineEvent::LateReply { charged } => {
-                    let record = self.extras.bot_mut(bot);
-                    record.charged_ns = record.charged_ns.saturating_add(nanos(charged));
-                }
-                PipelineEvent::Kill(reason) => {
-                    let text = match (&reason, reply) {
-                        (KillReason::OutOfStep(_), LineRef::Message(line)) => {
-                            format!("{}: {}", reason.describe(), quoted(line))
-                        }
-                        _ => reason.describe().to_string(),
-                    };
-                    self.crash(bot, &text, at);
-                }
-            }
-        }
-        self.paired = paired;
-        if keep {
-            self.continue_or_release(bot);
-        } else {
-            self.release_if_idle(bot);
-        }
-    }
-
-    fn on_timers(&mut self, now: Instant) {
-        for bot in 0..self.procs.len() {
-            match self.procs[bot].state {
-                State::Starting(deadline) if now >= deadline => {
-                    self.crash(bot, "no handshake reply within startup-ms", now);
-                }
-                State::Ready => {
-                    while let Some(event) = self.procs[bot].pipeline.on_timer(now) {
-                        match event {
-                            PipelineEvent::Decided {
-                                token,
-                                game,
-                                decision,
-                                charged,
-                            } => self.decide(bot, token, game, decision, charged, || {
-                                "no reply within the turn's time budget".to_string()
-                            }),
-                            PipelineEvent::Kill(reason) => {
-                                self.crash(bot, reason.describe(), now);
-                                break;
-                            }
-                            PipelineEvent::LateReply { .. } => {}
-                        }
-                    }
-                    self.release_if_idle(bot);
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// The earliest handshake deadline or ask deadline.
-    fn next_wake(&self) -> Option<Instant> {
-        self.procs
-            .iter()
-            .filter_map(|p| match p.state {
-                State::Starting(deadline) => Some(deadline),
-                State::Ready => p.pipeline.next_deadline(),
-                State::Gone => None,
-            })
-            .min()
     }
 
     fn drain_incoming(&mut self) {

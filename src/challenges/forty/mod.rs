@@ -25,9 +25,11 @@
 
 mod blocks;
 pub mod check;
+mod clock;
 mod engine;
 mod lanes;
 pub mod play;
+mod replies;
 mod standings;
 
 pub use blocks::{block_key, block_prefix, BlockRecord};
@@ -294,9 +296,8 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
             if let Some(block) = open.get_mut(&block_of(finished.id)) {
                 let aggregate = &mut block.record.aggregate;
                 let _ = aggregate.record_game(&finished.seating, &finished.game);
-                for (&bot, &ns) in finished.seating.iter().zip(&finished.charged) {
-                    let r = aggregate.bot_mut(bot);
-                    r.charged_ns = r.charged_ns.saturating_add(ns);
+                for (&bot, time) in finished.seating.iter().zip(&finished.time) {
+                    aggregate.bot_mut(bot).add_time(time);
                 }
                 block.remaining = block.remaining.saturating_sub(1);
             }

@@ -48,6 +48,7 @@ pub fn leaderboard(input: &ReportInput<'_>) -> Leaderboard {
             "ci_low",
             "ci_high",
             "time",
+            "charged_time",
             "cpu_time",
             "disqualified",
         ]
@@ -75,6 +76,7 @@ pub fn leaderboard(input: &ReportInput<'_>) -> Leaderboard {
                     json!(r.ci_low),
                     json!(r.ci_high),
                     json!(r.time),
+                    json!(r.charged_time),
                     json!(r.cpu_time),
                     json!(r.disqualified),
                 ],
