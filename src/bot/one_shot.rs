@@ -226,9 +226,6 @@ async fn run(
         Ending::TimedOut => cpu_wait::charged(wall, samples.total()).max(limits.deadline),
         _ => cpu_wait::charged(wall, samples.total()),
     };
-    if let Some(note) = time_note(ending, wall, charged, limits.deadline) {
-        stderr.extend_from_slice(note.as_bytes());
-    }
     let outcome = Outcome {
         reply: Reply::ended(stdout, ending),
         stderr,
@@ -243,9 +240,23 @@ async fn run(
     (outcome, leftovers)
 }
 
-/// A line for the bot's log when the call timed out, or waited for a CPU
-/// long enough to matter (a tenth of its limit): both figures, so that an
-/// organiser sees whether the bot or the machine was slow.
+impl Outcome {
+    /// What goes into the bot's log for this call: its stderr, and a
+    /// `referee:` line with the call's times when it timed out or waited
+    /// for a CPU long enough to matter (a tenth of `limit`), so that an
+    /// organiser sees whether the bot or the machine was slow.
+    pub fn log_text(&self, limit: Duration) -> std::borrow::Cow<'_, [u8]> {
+        match time_note(self.reply.ending, self.wall, self.charged, limit) {
+            None => std::borrow::Cow::Borrowed(&self.stderr),
+            Some(note) => {
+                let mut text = self.stderr.clone();
+                text.extend_from_slice(note.as_bytes());
+                std::borrow::Cow::Owned(text)
+            }
+        }
+    }
+}
+
 fn time_note(ending: Ending, wall: Duration, charged: Duration, limit: Duration) -> Option<String> {
     let waited = wall.saturating_sub(charged);
     let figures = format!(

@@ -167,10 +167,11 @@ impl Bot {
                 &out.reply.stdout,
             );
         }
-        if !out.stderr.is_empty() {
-            self.log
-                .section(&format!("{label}: {}", args.join(" ")), &out.stderr);
-        }
+        // Empty sections are not written.
+        self.log.section(
+            &format!("{label}: {}", args.join(" ")),
+            &out.log_text(limits.deadline),
+        );
         out.reply
     }
 

@@ -202,7 +202,7 @@ pub async fn play_game<D: Dice>(
                     bots.label,
                     request.args.round.number()
                 ),
-                &outcome.stderr,
+                &outcome.log_text(bots.limits.deadline),
             );
         }
         observe(CallView {

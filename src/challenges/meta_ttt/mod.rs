@@ -90,7 +90,7 @@ pub async fn play_game(
         times[side].add(&outcome);
         logs[side].section(
             &format!("{label} call {}", game.calls() + 1),
-            &outcome.stderr,
+            &outcome.log_text(limits.deadline),
         );
         let call: Call = wire::read_reply(&outcome.reply);
         let verdict = game.apply(call);
