@@ -10,7 +10,7 @@ fn a_meta_ttt_tournament_under_load_gives_the_idle_results() {
     let _one = crate::one_at_a_time();
     let bots = root().join("tests/bots");
     let instructions = format!(
-        "challenge: meta-ttt\ntimeout-ms: 1000\nmax-rounds: 40\n3\nfirstLegal\n{}\nthinker\npython3 {}\npyfirst\npython3 {}\n",
+        "challenge: meta-ttt\ntimeout-ms: 1000\nmax-rounds: 30\n3\nfirstLegal\n{}\nthinker\npython3 {}\npyfirst\npython3 {}\n",
         q(&first_legal()),
         q(&bots.join("thinker.py")),
         q(&bots.join("first_legal.py")),
