@@ -135,7 +135,7 @@ async fn run(
     let mut collector = Collector::new(stdout, stderr, limits, overflow);
     // The nominal deadline; when it passes, the bot's waits for a CPU are
     // read and the deadline moves on by what was not charged.
-    let mut check_at = tokio::time::Instant::from_std(start + limits.deadline);
+    let mut check_at = tokio::time::Instant::from_std(later(start, limits.deadline));
     // The process tree is sampled while it runs, so that helpers that come
     // and go are counted (see `cpu_wait`).
     let every = cpu_wait::sample_every(limits.deadline);
@@ -162,7 +162,7 @@ async fn run(
                     let charged = cpu_wait::charged(wall, samples.total());
                     match cpu_wait::recheck_in(limits.deadline, wall, charged) {
                         None => ending = Some(Ending::TimedOut),
-                        Some(wait) => check_at = now + wait,
+                        Some(wait) => check_at = later(now.into_std(), wait).into(),
                     }
                 }
             }
@@ -272,6 +272,14 @@ fn time_note(ending: Ending, wall: Duration, charged: Duration, limit: Duration)
     } else {
         None
     }
+}
+
+/// `base + d`, or a year after `base` when `d` is too long to add (a limit
+/// such as `build-timeout-s = 18446744073709551615` means "no limit", not
+/// a crash).
+fn later(base: Instant, d: Duration) -> Instant {
+    const YEAR: Duration = Duration::from_secs(365 * 24 * 3600);
+    base.checked_add(d.min(YEAR)).unwrap_or(base)
 }
 
 fn spawn_failed(program: &BotProgram, e: std::io::Error, start: Instant) -> Outcome {

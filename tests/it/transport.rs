@@ -223,3 +223,23 @@ async fn a_call_whose_stdout_is_only_logged_keeps_the_cap_and_runs_on() {
     let out = run_once(&p, &[], &LIMITS, &CancellationToken::new()).await;
     assert_eq!(out.reply.ending, Ending::TooLong);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_limit_too_long_to_add_to_a_clock_means_no_limit() {
+    // bot.toml `build-timeout-s = 18446744073709551615` becomes such a
+    // deadline: the call runs and ends normally.
+    let home = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        deadline: Duration::from_secs(u64::MAX),
+        ..LIMITS
+    };
+    let out = run_once(
+        &program(&["sh", "-c", "sleep 0.05; echo done"], home.path()),
+        &[],
+        &limits,
+        &CancellationToken::new(),
+    )
+    .await;
+    assert_eq!(out.reply.ending, Ending::Exited(0));
+    assert_eq!(out.reply.stdout, b"done\n");
+}
