@@ -59,8 +59,38 @@ pub async fn run_build(
         build.command,
         log.path().display(),
         tail.iter()
-            .map(|l| format!("    {l}"))
+            .map(|l| format!("    {}", printable(l)))
             .collect::<Vec<_>>()
             .join("\n")
     ))
+}
+
+/// A line of build output made safe for a terminal: control characters
+/// (escape sequences that set a title, the clipboard, or move the cursor
+/// over an earlier line) are shown escaped, tabs kept.
+fn printable(line: &str) -> String {
+    line.chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod printable_tests {
+    use super::printable;
+
+    #[test]
+    fn escapes_and_carriage_returns_are_shown_not_obeyed() {
+        assert_eq!(printable("ok\tline"), "ok\tline");
+        assert_eq!(
+            printable("\x1b]0;title\x07\rreferee: fake"),
+            "\\u{1b}]0;title\\u{7}\\rreferee: fake"
+        );
+        assert_eq!(printable("é ✓"), "é ✓");
+    }
 }
