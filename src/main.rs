@@ -4,6 +4,8 @@ use clap::Parser;
 use referee::cli::Cli;
 
 fn main() {
+    // Nothing the referee inherited may reach a bot.
+    referee_sandbox::sys::cloexec_inherited();
     let cli = Cli::parse();
     let filter = match cli.verbose {
         0 => "warn",

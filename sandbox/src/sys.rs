@@ -109,3 +109,36 @@ pub fn become_subreaper() -> io::Result<()> {
     }
     Ok(())
 }
+
+/// Marks every descriptor this process inherited beyond stdin, stdout and
+/// stderr close-on-exec, so that no bot (or build) started later inherits
+/// what the referee's own parent left open (a pipe's write end, a shell's
+/// descriptors). Called once at start-up, before anything is started.
+/// Returns how many were marked.
+pub fn cloexec_inherited() -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
+        return 0;
+    };
+    // Collected first: the directory's own descriptor is among them.
+    let fds: Vec<i32> = entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter(|&fd| fd > 2)
+        .collect();
+    let mut marked = 0;
+    for fd in fds {
+        // SAFETY: F_GETFD/F_SETFD only read and set the close-on-exec flag
+        // of a descriptor number; a closed one (the read_dir's) fails with
+        // EBADF and is skipped.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFD);
+            if flags >= 0
+                && flags & libc::FD_CLOEXEC == 0
+                && libc::fcntl(fd, libc::F_SETFD, flags | libc::FD_CLOEXEC) == 0
+            {
+                marked += 1;
+            }
+        }
+    }
+    marked
+}

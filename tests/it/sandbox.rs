@@ -204,3 +204,43 @@ fn hostile_bots_are_contained_when_the_referee_is_not_root() {
     let work = tempfile::tempdir_in("/tmp").unwrap();
     hostile_tournament(Some("65534"), python, work.path());
 }
+
+#[test]
+fn no_bot_inherits_a_descriptor_the_referee_inherited() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (_r, w) = std::io::pipe().unwrap();
+    let w_fd = std::os::fd::AsRawFd::as_raw_fd(&w);
+    let lister = format!(
+        "{} -c \"import os; open('fds.txt', 'w').write(' '.join(sorted(os.listdir('/proc/self/fd')))); print('00')\"",
+        crate::common::python()
+    );
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_referee"));
+    cmd.args([
+        "play",
+        "meta-ttt",
+        &lister,
+        &q(&first_legal()),
+        "--max-rounds",
+        "1",
+    ])
+    .current_dir(dir.path());
+    // The referee's parent leaves a pipe's write end open as fd 47, not
+    // close-on-exec (as a shell or a CI runner may).
+    // SAFETY: dup2 between fork and exec, on descriptors this test owns.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::dup2(w_fd, 47) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let fds = std::fs::read_to_string(dir.path().join("fds.txt")).unwrap();
+    let fds: Vec<&str> = fds.split(' ').collect();
+    assert!(fds.contains(&"0") && fds.contains(&"2"), "{fds:?}");
+    assert!(!fds.contains(&"47"), "the bot inherited fd 47: {fds:?}");
+    drop(w);
+}
