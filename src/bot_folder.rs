@@ -7,8 +7,14 @@
 
 use std::path::Path;
 
-/// Hash of every regular file below `folder` (path, size and bytes), in
-/// path order, skipping ignored names. Symlinks count by their target path.
+/// Bytes read of one file; a bot can make a huge sparse file in a moment.
+const HASHED_PER_FILE: u64 = 64 << 20;
+
+/// Hash of every regular file below `folder` (path, size and bytes, at most
+/// [`HASHED_PER_FILE`] of them), in path order, skipping ignored names.
+/// Symlinks count by their target path (never followed), other special
+/// files by their name alone. Bot folders are written by bots: nothing in
+/// one may hang or slow the referee.
 pub fn content_hash(folder: &Path, ignore: &[String]) -> String {
     let mut files = Vec::new();
     collect(folder, folder, ignore, &mut files);
@@ -25,17 +31,46 @@ pub fn content_hash(folder: &Path, ignore: &[String]) -> String {
                     h.update(target.to_string_lossy().as_bytes());
                 }
             }
-            Ok(m) => {
+            Ok(m) if m.file_type().is_file() => {
                 h.update(&m.len().to_le_bytes());
-                if let Ok(mut f) = std::fs::File::open(&path) {
-                    let _ = std::io::copy(&mut f, &mut h);
+                if m.len() > HASHED_PER_FILE {
+                    // Past the cap, a change shows in the size or the
+                    // modification time.
+                    h.update(b"mtime:");
+                    if let Ok(t) = m.modified() {
+                        h.update(format!("{t:?}").as_bytes());
+                    }
                 }
+                hash_file(&path, &mut h);
+            }
+            // FIFOs, sockets and device nodes are never opened: a FIFO
+            // would block the referee, a device never end.
+            Ok(_) => {
+                h.update(b"special");
             }
             Err(_) => {}
         }
         h.update(&[0xff]);
     }
     h.finalize().to_hex()[..16].to_string()
+}
+
+/// Hashes the first [`HASHED_PER_FILE`] bytes of a regular file. Opened
+/// without following a symlink and without blocking, and checked again
+/// once open: the file may have been swapped for a FIFO since it was seen.
+fn hash_file(path: &Path, h: &mut blake3::Hasher) {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let Ok(f) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    else {
+        return;
+    };
+    if f.metadata().is_ok_and(|m| m.is_file()) {
+        let _ = std::io::copy(&mut f.take(HASHED_PER_FILE), h);
+    }
 }
 
 fn ignored(name: &str, ignore: &[String]) -> bool {
@@ -83,5 +118,34 @@ mod tests {
         assert_eq!(content_hash(d.path(), &ignore), before);
         std::fs::write(d.path().join("lib/util.py"), "x = 2").unwrap();
         assert_ne!(content_hash(d.path(), &ignore), before);
+    }
+
+    #[test]
+    fn fifos_and_huge_sparse_files_neither_hang_nor_take_long_to_hash() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("bot.py"), "print(1)").unwrap();
+        let fifo = d.path().join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(made, "mkfifo");
+        // 1 TiB, sparse: nothing is written.
+        let big = std::fs::File::create(d.path().join("big.bin")).unwrap();
+        big.set_len(1 << 40).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let folder = d.path().to_path_buf();
+        std::thread::spawn(move || {
+            let _ = tx.send(content_hash(&folder, &[]));
+        });
+        // Hashing 64 MiB takes well under a second; a FIFO opened for
+        // reading would block for ever, 1 TiB would take many minutes.
+        let first = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("hashing finished");
+        assert_eq!(content_hash(d.path(), &[]), first);
+        // A change of the big file past the cap still shows (its size).
+        big.set_len((1 << 40) + 1).unwrap();
+        assert_ne!(content_hash(d.path(), &[]), first);
     }
 }
