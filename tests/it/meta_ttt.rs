@@ -303,3 +303,31 @@ fn check_tells_a_bot_author_whether_the_bot_follows_the_contract() {
         stdout(&slow)
     );
 }
+
+#[test]
+fn a_dangling_data_txt_link_is_not_followed_when_the_folder_is_prepared() {
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("created-by-the-referee");
+    let fl = first_legal();
+    let dir = tournament(&format!(
+        "challenge: meta-ttt\nmax-rounds: 2\n2\nfirstLegal\n{}\nsilent\ntrue\n",
+        q(&fl)
+    ));
+    std::fs::create_dir(dir.path().join("silent")).unwrap();
+    std::os::unix::fs::symlink(&target, dir.path().join("silent/data.txt")).unwrap();
+    let out = referee(
+        dir.path(),
+        &["--instructions", "instructions.txt", "--quiet"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!target.exists(), "the referee wrote through the bot's link");
+    // The link is the bot's own business: left as it was.
+    assert!(
+        std::fs::symlink_metadata(dir.path().join("silent/data.txt"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // The other bot's data.txt is still created.
+    assert!(dir.path().join("firstLegal/data.txt").is_file());
+}

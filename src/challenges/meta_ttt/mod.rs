@@ -312,7 +312,7 @@ pub fn leaderboard(spec: &TournamentSpec, totals: &[standings::Totals]) -> Leade
 }
 
 /// Creates what the challenge promises each bot: its folder and an empty
-/// `data.txt`, never reset.
+/// `data.txt`, never reset (nor written through, whatever a bot left there).
 fn prepare_folders(spec: &TournamentSpec) -> Result<()> {
     for bot in &spec.bots {
         std::fs::create_dir_all(&bot.folder).map_err(|e| {
@@ -321,10 +321,18 @@ fn prepare_folders(spec: &TournamentSpec) -> Result<()> {
                 bot.folder.display()
             ))
         })?;
+        // Created only if nothing is there: O_CREAT | O_EXCL never follows
+        // a symlink, so a bot that left a (dangling) link named data.txt
+        // cannot make the referee create a file elsewhere.
         let data = bot.folder.join("data.txt");
-        if !data.exists() {
-            std::fs::write(&data, b"")
-                .map_err(|e| Error::machine(format!("{}: {e}", data.display())))?;
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&data)
+        {
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::machine(format!("{}: {e}", data.display()))),
         }
     }
     Ok(())
