@@ -11,7 +11,7 @@ use std::path::Path;
 const HASHED_PER_FILE: u64 = 64 << 20;
 
 /// Hash of every regular file below `folder` (path, size and bytes, at most
-/// [`HASHED_PER_FILE`] of them), in path order, skipping ignored names.
+/// 64 MiB of them), in path order, skipping ignored names.
 /// Symlinks count by their target path (never followed), other special
 /// files by their name alone. Bot folders are written by bots: nothing in
 /// one may hang or slow the referee.
