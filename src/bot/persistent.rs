@@ -206,8 +206,6 @@ pub struct LineProcess {
     /// thread of its confinement, and die with that thread (parent-death
     /// signal).
     _confinement: referee_sandbox::Confinement,
-    /// The main thread's CPU and waits for a CPU (see [`LineProcess::times`]).
-    clock: Option<super::cpu_wait::TaskClock>,
     started: Instant,
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
@@ -255,7 +253,6 @@ impl LineProcess {
     ) -> std::io::Result<LineProcess> {
         let child = super::reaper::spawn(&program.command(args, Stdin::Piped))?;
         let pid = child.pid;
-        let clock = super::cpu_wait::TaskClock::open(pid);
         let exited = match PidFd::register(child.pidfd) {
             Ok(fd) => fd,
             Err(e) => {
@@ -293,7 +290,6 @@ impl LineProcess {
             reaped: None,
             swept: Vec::new(),
             _confinement: program.confinement.clone(),
-            clock,
             started: Instant::now(),
             stderr_drain,
         })
@@ -438,13 +434,6 @@ impl LineProcess {
     /// (`referee check` tells them apart).
     pub fn swept(&self) -> &[u32] {
         &self.swept
-    }
-
-    /// CPU used and time spent waiting for a CPU by the process's main
-    /// thread since it started, for charging an ask its own time (see
-    /// [`super::cpu_wait`]); `None` where the machine measures nothing.
-    pub fn times(&self) -> Option<super::cpu_wait::Times> {
-        self.clock.as_ref()?.read()
     }
 
     pub fn uptime(&self) -> Duration {

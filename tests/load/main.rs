@@ -138,3 +138,24 @@ fn assert_same_games(idle: &Path, loaded: &Path) {
         );
     }
 }
+
+/// The same tournament played twice, in `base/idle` and then in
+/// `base/loaded` under [`background::Background`]: `setup` fills each
+/// folder, then the referee runs there with `args`. Returns both folders.
+fn idle_then_loaded(
+    base: &Path,
+    setup: impl Fn(&Path),
+    args: &[&str],
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    let play = |name: &str| {
+        let dir = base.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        setup(&dir);
+        let out = common::referee(&dir, args);
+        assert!(out.status.success(), "{name}: {}", common::stderr(&out));
+        dir
+    };
+    let idle = play("idle");
+    let _load = background::Background::start(base);
+    (idle, play("loaded"))
+}

@@ -2,8 +2,7 @@
 //! `python3` on PATH (a version manager's launcher on many machines), one
 //! that thinks for a fixed amount of work, and a C bot.
 
-use crate::background::Background;
-use crate::common::{first_legal, q, referee, root, stderr};
+use crate::common::{first_legal, q, root};
 
 #[test]
 fn a_meta_ttt_tournament_under_load_gives_the_idle_results() {
@@ -16,28 +15,17 @@ fn a_meta_ttt_tournament_under_load_gives_the_idle_results() {
         q(&bots.join("first_legal.py")),
     );
     let base = tempfile::tempdir().unwrap();
-    let play = |name: &str| {
-        let dir = base.path().join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("instructions.txt"), &instructions).unwrap();
-        let out = referee(
-            &dir,
-            &[
-                "--instructions",
-                "instructions.txt",
-                "--quiet",
-                "--jobs",
-                "2",
-            ],
-        );
-        assert!(out.status.success(), "{}", stderr(&out));
-        dir
-    };
-    let idle = play("idle");
-    let loaded = {
-        let _load = Background::start(base.path());
-        play("loaded")
-    };
+    let (idle, loaded) = crate::idle_then_loaded(
+        base.path(),
+        |dir| std::fs::write(dir.join("instructions.txt"), &instructions).unwrap(),
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--quiet",
+            "--jobs",
+            "2",
+        ],
+    );
     assert_eq!(crate::games(&idle).len(), 6, "every game stored");
     crate::assert_same_games(&idle, &loaded);
     // The load was real, and its waits were not charged to the bots.

@@ -59,6 +59,9 @@ pub(super) enum Process {
         process: LineProcess,
         /// Whether it has been sent an `F` (the first gets the start-up grace).
         asked: bool,
+        /// Its main thread's CPU and waits for a CPU, read around each move
+        /// (see `cpu_wait`).
+        clock: Option<cpu_wait::TaskClock>,
     },
     /// Could not be started: its first move is a crash, then it is dead.
     Unstartable,
@@ -99,6 +102,7 @@ impl Bot {
         self.process =
             match LineProcess::spawn(&self.program, &[], move_framing(), self.log.clone()) {
                 Ok(process) => Process::Running {
+                    clock: cpu_wait::TaskClock::open(process.pid()),
                     process,
                     asked: false,
                 },
@@ -209,7 +213,11 @@ impl Bot {
                 return Some(None);
             }
             Process::Idle | Process::Unstartable => LineReply::Closed,
-            Process::Running { process, asked } => {
+            Process::Running {
+                process,
+                asked,
+                clock,
+            } => {
                 let mut write = std::mem::take(&mut self.pending);
                 write.extend_from_slice(&bytes);
                 let mut limit = timeout;
@@ -220,7 +228,7 @@ impl Bot {
                 // The limit is charged time: waits for a CPU move the
                 // deadline on (see `cpu_wait`).
                 let sent = Instant::now();
-                let before = process.times();
+                let before = clock.as_ref().and_then(cpu_wait::TaskClock::read);
                 let mut deadline = sent + limit;
                 process.send(write);
                 let incoming = loop {
@@ -233,7 +241,8 @@ impl Bot {
                         break got;
                     }
                     let wall = sent.elapsed();
-                    let accrued = match (before, process.times()) {
+                    let now = clock.as_ref().and_then(cpu_wait::TaskClock::read);
+                    let accrued = match (before, now) {
                         (Some(b), Some(now)) => now.since(b),
                         _ => cpu_wait::Times::default(),
                     };
