@@ -22,6 +22,11 @@ pub struct Policy {
     pub memory_mb: u64,
     /// Processes and threads one bot may have at once.
     pub processes: u64,
+    /// Bytes the bot's own folder may hold, in MiB (also the largest file
+    /// any of its processes may write: `RLIMIT_FSIZE`).
+    pub disk_mb: u64,
+    /// Files and directories the bot's own folder may hold.
+    pub files: u64,
 }
 
 const POLICIES: &[(&str, &str)] = &[
@@ -53,6 +58,7 @@ mod tests {
             let p = Policy::named(name).unwrap();
             assert!(!p.network, "{name}");
             assert!(p.memory_mb >= 500, "{name}");
+            assert!(p.disk_mb >= 64 && p.files >= 1000, "{name}");
         }
         assert_eq!(
             Policy::named("heist").unwrap().own_folder,
