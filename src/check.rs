@@ -328,11 +328,17 @@ impl Subject {
     ) -> Result<Subject> {
         let policy = Policy::named(challenge.name()).map_err(Error::machine)?;
         let support = Support::probe();
+        let scratch = Scratch::new()?;
+        let shared = scratch.0.join("shared");
+        std::fs::create_dir(&shared)
+            .map_err(|e| Error::machine(format!("{}: {e}", shared.display())))?;
+        let mut readable = crate::prepare::named_paths(&argv, &folder, &[]);
+        readable.push(shared);
         let setup = Setup {
             policy: &policy,
             own_folder: &folder,
             denied: &[],
-            readable: &[],
+            readable: &readable,
         };
         let confinement = Confinement::prepare(&setup, &support).map_err(|e| {
             Error::machine(format!(
@@ -358,13 +364,19 @@ impl Subject {
             left_behind: 0,
             escaped: 0,
             denial: None,
-            scratch: Scratch::new()?,
+            scratch,
         })
     }
 
     /// A scratch folder outside the bot's folder, removed at the end.
     pub fn scratch(&self) -> &Path {
         &self.scratch.0
+    }
+
+    /// The part of the scratch folder the bot may read (as it may read
+    /// the files an instructions line names): forty's host.
+    pub fn shared(&self) -> PathBuf {
+        self.scratch.0.join("shared")
     }
 
     /// A log for a persistent process's stderr, in the scratch folder.

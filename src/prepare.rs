@@ -61,7 +61,9 @@ pub async fn builds(
             Some(build) => {
                 progress.say(&format!("building {}: {}", bot.name, build.command));
                 let log = BotLog::new(log_path(&spec.dir, &bot.name));
-                let confinement = confine(sandbox, "build", &bot.folder, None)?;
+                let words = shell_words::split(&build.command).unwrap_or_default();
+                let named = named_paths(&words, &bot.folder, &sandbox.denied);
+                let confinement = confine(sandbox, "build", &bot.folder, None, &named)?;
                 match run_build(&bot.name, &bot.folder, build, confinement, &log, cancel).await {
                     Ok(()) => {
                         content = crate::bot_folder::content_hash(&bot.folder, ignore);
@@ -170,10 +172,11 @@ pub fn processes(
         .bots
         .iter()
         .map(|b| {
+            let named = named_paths(&b.argv, &spec.dir, &sandbox.denied);
             Ok(program_for(
                 spec,
                 b,
-                confine(sandbox, info.name, &b.folder, memory_mb)?,
+                confine(sandbox, info.name, &b.folder, memory_mb, &named)?,
             ))
         })
         .collect::<Result<Vec<BotProgram>>>()?;
@@ -203,6 +206,7 @@ fn confine(
     policy: &str,
     folder: &Path,
     memory_mb: Option<u64>,
+    readable: &[PathBuf],
 ) -> Result<Confinement> {
     let mut policy = Policy::named(policy).map_err(Error::machine)?;
     // A challenge's own memory setting (forty's `memory-mb`) beats the policy's default.
@@ -213,7 +217,7 @@ fn confine(
         policy: &policy,
         own_folder: folder,
         denied: &sandbox.denied,
-        readable: &[],
+        readable,
     };
     Confinement::prepare(&setup, sandbox.support).map_err(|e| {
         Error::machine(format!(
@@ -221,4 +225,70 @@ fn confine(
             folder.display()
         ))
     })
+}
+
+/// The files and folders a bot's command line (or build command) names
+/// outside the denied trees: readable to the bot, as the organiser named
+/// them (forty's host, a shared script, gun-duel's C++ adapter). A named
+/// file is granted alone, a named folder whole; words that are not
+/// existing paths are skipped. Options glued to a path (`-I../x`,
+/// `--opt=../x`) count as the path.
+pub fn named_paths(words: &[String], cwd: &Path, denied: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for word in words {
+        let path = word
+            .split_once('=')
+            .filter(|_| word.starts_with('-'))
+            .map(|(_, p)| p)
+            .or_else(|| {
+                ["-I", "-L", "-include"]
+                    .iter()
+                    .find_map(|opt| word.strip_prefix(opt))
+                    .filter(|p| !p.is_empty())
+            })
+            .unwrap_or(word);
+        if !path.contains('/') {
+            continue;
+        }
+        let Ok(real) = cwd.join(path).canonicalize() else {
+            continue;
+        };
+        if denied.iter().any(|d| real.starts_with(d)) {
+            continue;
+        }
+        out.push(real);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_paths;
+
+    #[test]
+    fn named_paths_are_existing_paths_outside_the_denied_trees() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let t = root.join("t");
+        let shared = root.join("shared");
+        std::fs::create_dir_all(t.join("bot")).unwrap();
+        std::fs::create_dir_all(&shared).unwrap();
+        std::fs::write(shared.join("host.py"), "").unwrap();
+        std::fs::write(t.join("bot/bot.py"), "").unwrap();
+        let words: Vec<String> = [
+            "python3",
+            "../shared/host.py",
+            "bot/bot.py",
+            "-I../shared",
+            "--x=../missing",
+            "plain",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let got = named_paths(&words, &t, std::slice::from_ref(&t));
+        assert_eq!(got, vec![shared.clone(), shared.join("host.py")]);
+    }
 }

@@ -1,17 +1,22 @@
-//! A process-count limit per bot through the cgroup `pids` controller, when
-//! this user may create cgroups (root, or a delegated cgroup v2 subtree).
-//! Elsewhere `RLIMIT_NPROC` stands in (it does not bind root).
+//! Per-bot cgroups: a process-count limit (`pids`) and a memory limit
+//! (`memory`) that count every process of the bot together, shared memory
+//! and `memfd`s included, when this user may create cgroups (root, or a
+//! delegated cgroup v2 subtree). Elsewhere `RLIMIT_NPROC` and a per-process
+//! `RLIMIT_DATA` stand in, and the start-up line says so.
 //!
 //! Moving a process into a cgroup is expensive when it happens now and
 //! then: the kernel waits for an RCU grace period (about 15 ms here) before
 //! the move, so a bot that starts a Python process per move would pay that
-//! on every move. A process is born in the cgroup of the thread that
+//! on every move. A process is born in the cgroups of the thread that
 //! clones it, though, and cgroup v1 lets a single thread join a group. So
 //! with cgroup v1 each bot gets a *starter thread* that moves itself into
-//! the bot's group once and then starts every process of that bot: they are
-//! born inside, and nothing moves again. (With cgroup v2 a thread cannot
-//! leave its process's group; there each process moves itself in before
-//! exec.)
+//! the bot's groups once and then starts every process of that bot: they
+//! are born inside, and nothing moves again. (With cgroup v2 a thread
+//! cannot leave its process's group; there each process moves itself in
+//! before exec.)
+//!
+//! Groups are made beneath the referee's own group of each hierarchy, so
+//! limits set above the referee still hold for its bots.
 
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
@@ -19,33 +24,54 @@ use std::sync::mpsc;
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 
-/// One bot's pids cgroup; removed when dropped (once empty).
+/// Where this user may make per-bot groups, per controller (the same
+/// directory for both under cgroup v2).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Roots {
+    pub pids: Option<PathBuf>,
+    pub memory: Option<PathBuf>,
+}
+
+/// The limits of one bot's groups.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Processes and threads at once.
+    pub processes: u64,
+    /// Bytes of memory for all its processes together.
+    pub memory: u64,
+}
+
+/// One bot's cgroups; emptied and removed when dropped.
 #[derive(Debug)]
-pub struct PidsGroup {
-    dir: PathBuf,
-    /// `<dir>/cgroup.procs`, pre-built for the child to write itself into.
-    pub(crate) procs: CString,
-    /// The thread that starts this bot's processes from inside the group
+pub struct BotGroup {
+    /// Each group directory (one per v1 hierarchy, or one v2 group).
+    dirs: Vec<PathBuf>,
+    /// `<dir>/cgroup.procs` of each, pre-built for the child to write
+    /// itself into when it was not born inside.
+    pub(crate) procs: Vec<CString>,
+    pids: Option<PathBuf>,
+    memory: Option<PathBuf>,
+    /// The thread that starts this bot's processes from inside the groups
     /// (cgroup v1), if it got in.
     pub(crate) starter: Option<Starter>,
 }
 
 /// A job for the starter thread; the flag says whether the thread is in
-/// the group (if not, the child must move itself in).
+/// the groups (if not, the child must move itself in).
 pub(crate) type Job = Box<dyn FnOnce(bool) + Send>;
 
-/// A thread inside a bot's cgroup that runs start jobs.
+/// A thread inside a bot's cgroups that runs start jobs.
 #[derive(Debug)]
 pub(crate) struct Starter {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
     thread: Option<JoinHandle<()>>,
-    /// Whether the thread got into the group (it then counts in `pids.current`).
+    /// Whether the thread got into every group (it then counts in `pids.current`).
     inside: bool,
 }
 
 impl Starter {
-    /// Starts the thread and moves it into the group through `tasks`.
-    fn start(tasks: PathBuf) -> std::io::Result<Starter> {
+    /// Starts the thread and moves it into each group through its `tasks` file.
+    fn start(tasks: Vec<PathBuf>) -> std::io::Result<Starter> {
         let (tx, rx) = mpsc::channel::<Job>();
         let (joined_tx, joined) = mpsc::sync_channel(1);
         let thread = std::thread::Builder::new()
@@ -53,7 +79,9 @@ impl Starter {
             .spawn(move || {
                 // SAFETY: gettid has no preconditions.
                 let tid = unsafe { libc::gettid() };
-                let inside = std::fs::write(&tasks, tid.to_string()).is_ok();
+                let inside = tasks
+                    .iter()
+                    .all(|t| std::fs::write(t, tid.to_string()).is_ok());
                 let _ = joined_tx.send(inside);
                 for job in rx {
                     job(inside);
@@ -85,8 +113,22 @@ impl Drop for Starter {
     }
 }
 
-/// Removes empty groups left by referees that died without cleaning up
-/// (SIGKILL skips destructors). A group still holding processes stays.
+/// Kills every process left in a group (processes that escaped their
+/// process group, or outlived a referee killed with SIGKILL), then removes
+/// it. A group that is not empty yet stays; the next start retries.
+fn empty_and_remove(dir: &Path) {
+    if let Ok(text) = std::fs::read_to_string(dir.join("cgroup.procs")) {
+        for pid in text.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+            // SAFETY: kill has no memory effects; the pids are members of
+            // a group this referee (or a dead one) made for its bots.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
+    let _ = std::fs::remove_dir(dir);
+}
+
+/// Removes groups left by referees that died without cleaning up (SIGKILL
+/// skips destructors), killing what still runs in them.
 fn remove_stale(root: &Path) {
     let Ok(entries) = std::fs::read_dir(root) else {
         return;
@@ -100,34 +142,52 @@ fn remove_stale(root: &Path) {
             continue;
         };
         if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-            let _ = std::fs::remove_dir(e.path());
+            empty_and_remove(&e.path());
         }
     }
 }
 
-/// Where pids cgroups can be created, if anywhere.
-pub fn pids_root() -> Option<PathBuf> {
-    let own = own_cgroup_v2();
-    let candidates = [
-        // cgroup v2: our own cgroup, if the pids controller is enabled for children.
-        own.filter(|d| {
-            controllers(&d.join("cgroup.subtree_control")).contains(&"pids".to_string())
-        }),
-        // cgroup v1: the pids hierarchy.
-        Some(PathBuf::from("/sys/fs/cgroup/pids")).filter(|d| d.join("cgroup.procs").exists()),
-    ];
-    // Unique per probe: two threads probing at once must not see each
-    // other's directory (`AlreadyExists`) and conclude there is no cgroup.
-    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let root = candidates.into_iter().flatten().find(|d| {
+/// Where per-bot groups can be made, for each controller.
+pub fn roots() -> Roots {
+    let usable = |d: &PathBuf| {
+        // Unique per probe: two threads probing at once must not see each
+        // other's directory (`AlreadyExists`) and conclude there is no cgroup.
+        static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let probe = d.join(format!("referee-{}-probe{n}", std::process::id()));
         let ok = std::fs::create_dir(&probe).is_ok();
         let _ = std::fs::remove_dir(&probe);
         ok
+    };
+    let find = |controller: &str| {
+        let v2 = own_cgroup_v2().filter(|d| {
+            controllers(&d.join("cgroup.subtree_control")).contains(&controller.to_string())
+        });
+        let root = v2
+            .into_iter()
+            .chain(own_cgroup_v1(controller))
+            .find(usable)?;
+        remove_stale(&root);
+        Some(root)
+    };
+    Roots {
+        pids: find("pids"),
+        memory: find("memory"),
+    }
+}
+
+/// The referee's own group in the v1 hierarchy of `controller`.
+fn own_cgroup_v1(controller: &str) -> Option<PathBuf> {
+    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let rel = text.lines().find_map(|l| {
+        let mut parts = l.splitn(3, ':');
+        let (_, list, path) = (parts.next()?, parts.next()?, parts.next()?);
+        list.split(',').any(|c| c == controller).then_some(path)
     })?;
-    remove_stale(&root);
-    Some(root)
+    let dir = Path::new("/sys/fs/cgroup")
+        .join(controller)
+        .join(rel.trim_start_matches('/'));
+    dir.join("cgroup.procs").exists().then_some(dir)
 }
 
 fn own_cgroup_v2() -> Option<PathBuf> {
@@ -145,10 +205,20 @@ fn controllers(file: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
-impl PidsGroup {
-    /// Creates `<root>/referee-<pid>-<name>` with `pids.max = max` (plus
-    /// one for the starter thread, which counts as a task of the group).
-    pub fn create(root: &Path, name: &str, max: u64) -> std::io::Result<PidsGroup> {
+/// The first number after `key ` in a flat-keyed cgroup file.
+fn keyed(file: &Path, key: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(file).ok()?;
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once(' ')?;
+        (k == key).then(|| v.trim().parse().ok()).flatten()
+    })
+}
+
+impl BotGroup {
+    /// Makes `referee-<pid>-<n>-<name>` under each root with the limits
+    /// (the process limit counts the starter thread, which is a task of
+    /// the group, on top).
+    pub fn create(roots: &Roots, name: &str, limits: Limits) -> std::io::Result<BotGroup> {
         let safe: String = name
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
@@ -156,48 +226,84 @@ impl PidsGroup {
         // Unique per group, so two confinements never share (or remove) one.
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = root.join(format!("referee-{}-{n}-{safe}", std::process::id()));
-        match std::fs::create_dir(&dir) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e),
-        }
-        let tasks = dir.join("tasks");
-        let starter = if tasks.exists() {
-            Starter::start(tasks).ok()
-        } else {
-            None
+        let leaf = format!("referee-{}-{n}-{safe}", std::process::id());
+        let mut group = BotGroup {
+            dirs: Vec::new(),
+            procs: Vec::new(),
+            pids: None,
+            memory: None,
+            starter: None,
         };
-        let allowance = max.saturating_add(u64::from(starter.is_some()));
-        std::fs::write(dir.join("pids.max"), allowance.to_string())?;
-        let procs = CString::new(dir.join("cgroup.procs").to_string_lossy().into_owned())
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
-        Ok(PidsGroup {
-            dir,
-            procs,
-            starter,
-        })
+        for root in [&roots.pids, &roots.memory].into_iter().flatten() {
+            let dir = root.join(&leaf);
+            if group.dirs.contains(&dir) {
+                continue;
+            }
+            match std::fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+            let procs = CString::new(dir.join("cgroup.procs").to_string_lossy().into_owned())
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+            group.procs.push(procs);
+            group.dirs.push(dir);
+        }
+        group.pids = roots.pids.as_ref().map(|r| r.join(&leaf));
+        group.memory = roots.memory.as_ref().map(|r| r.join(&leaf));
+        let tasks: Vec<PathBuf> = group.dirs.iter().map(|d| d.join("tasks")).collect();
+        if !tasks.is_empty() && tasks.iter().all(|t| t.exists()) {
+            group.starter = Starter::start(tasks).ok();
+        }
+        if let Some(dir) = &group.pids {
+            let inside = group.starter.as_ref().is_some_and(|s| s.inside);
+            let allowance = limits.processes.saturating_add(u64::from(inside));
+            std::fs::write(dir.join("pids.max"), allowance.to_string())?;
+        }
+        if let Some(dir) = &group.memory {
+            let bytes = limits.memory.to_string();
+            if dir.join("memory.max").exists() {
+                std::fs::write(dir.join("memory.max"), &bytes)?;
+                // No swap: the limit is on memory, not on what fits in RAM.
+                let _ = std::fs::write(dir.join("memory.swap.max"), "0");
+            } else {
+                std::fs::write(dir.join("memory.limit_in_bytes"), &bytes)?;
+                let _ = std::fs::write(dir.join("memory.memsw.limit_in_bytes"), &bytes);
+            }
+        }
+        Ok(group)
     }
-}
 
-impl PidsGroup {
     /// How many of the bot's processes (and threads) exist now, zombies
     /// included; the starter thread is not counted.
     pub fn bot_tasks(&self) -> Option<u64> {
-        let text = std::fs::read_to_string(self.dir.join("pids.current")).ok()?;
+        let text = std::fs::read_to_string(self.pids.as_ref()?.join("pids.current")).ok()?;
         let n: u64 = text.trim().parse().ok()?;
         let starter = self.starter.as_ref().is_some_and(|s| s.inside);
         Some(n.saturating_sub(u64::from(starter)))
     }
+
+    /// How many times the kernel killed a process of the bot for going
+    /// over its memory limit, so far.
+    pub fn oom_kills(&self) -> Option<u64> {
+        let dir = self.memory.as_ref()?;
+        keyed(&dir.join("memory.events"), "oom_kill")
+            .or_else(|| keyed(&dir.join("memory.oom_control"), "oom_kill"))
+    }
+
+    /// Whether the bot's memory is limited as a whole.
+    pub fn limits_memory(&self) -> bool {
+        self.memory.is_some()
+    }
 }
 
-impl Drop for PidsGroup {
+impl Drop for BotGroup {
     fn drop(&mut self) {
-        // The starter thread leaves the group by ending.
+        // The starter thread leaves the groups by ending.
         drop(self.starter.take());
-        // Fails (harmlessly) while processes remain; the kernel keeps an
-        // empty group's directory until then.
-        let _ = std::fs::remove_dir(&self.dir);
+        for dir in &self.dirs {
+            empty_and_remove(dir);
+        }
     }
 }
 
@@ -207,16 +313,28 @@ mod tests {
 
     #[test]
     fn probes_at_once_all_find_what_one_probe_finds() {
-        let alone = pids_root();
+        let alone = roots();
         // Many threads of one process probe together (tests, or several
         // confinements prepared at once): none may miss the root because
         // another thread's probe directory was there at that moment.
-        let found: Vec<Option<PathBuf>> = std::thread::scope(|s| {
-            let probes: Vec<_> = (0..16).map(|_| s.spawn(pids_root)).collect();
+        let found: Vec<Roots> = std::thread::scope(|s| {
+            let probes: Vec<_> = (0..16).map(|_| s.spawn(roots)).collect();
             probes.into_iter().map(|p| p.join().unwrap()).collect()
         });
         for f in found {
             assert_eq!(f, alone);
         }
+    }
+
+    #[test]
+    fn keyed_reads_one_counter() {
+        let dir = std::env::temp_dir().join(format!("referee-keyed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("memory.events");
+        std::fs::write(&f, "low 0\nhigh 0\nmax 3\noom 1\noom_kill 2\n").unwrap();
+        assert_eq!(keyed(&f, "oom_kill"), Some(2));
+        assert_eq!(keyed(&f, "oom"), Some(1));
+        assert_eq!(keyed(&f, "nope"), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -4,17 +4,21 @@
 //! not wrap. The rest of the referee is `#![forbid(unsafe_code)]`.
 //!
 //! A [`Confinement`] is prepared once per bot in the parent (Landlock rules
-//! opened, the seccomp filter compiled: everything that allocates or opens
-//! files) and applied in the child between clone and exec, where only
-//! async-signal-safe calls are made:
+//! opened, seccomp filters compiled, cgroups made: everything that
+//! allocates or opens files) and applied in the child between clone and
+//! exec, where only async-signal-safe calls are made:
 //!
-//! 1. die with the referee (`PR_SET_PDEATHSIG`), own process group, stdio,
-//!    working directory (done by [`spawn`]),
-//! 2. join the bot's pids cgroup; resource limits: committed memory
-//!    (`RLIMIT_DATA`, which counts what a process really allocates, not the
-//!    address space the JVM and V8 reserve), no core files,
-//! 3. `no_new_privs`, then the Landlock ruleset (files),
-//! 4. the seccomp filter (no internet sockets).
+//! 1. die with the referee (`PR_SET_PDEATHSIG`), a new session (no
+//!    controlling terminal), stdio, working directory (done by [`spawn`]),
+//! 2. join the bot's cgroups (pids, memory) unless born inside; resource
+//!    limits: committed memory per process (`RLIMIT_DATA`, which counts
+//!    what a process really allocates, not the address space the JVM and
+//!    V8 reserve), stack, file size, no core files,
+//! 3. as root: every capability dropped for good (bounding set, ambient
+//!    set, securebits so that exec as uid 0 gives none back),
+//! 4. `no_new_privs`, then the Landlock ruleset (files, and signals and
+//!    abstract sockets scoped to the bot's own processes),
+//! 5. the seccomp filters ([`seccomp`]).
 
 pub mod cgroup;
 pub mod fs_rules;
@@ -29,7 +33,7 @@ pub use probe::Support;
 
 use landlock::{
     Access, AccessFs, PathBeneath, PathFd, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetError,
-    ABI,
+    Scope, ABI,
 };
 use seccompiler::BpfProgram;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -42,10 +46,12 @@ pub struct Setup<'a> {
     pub policy: &'a Policy,
     /// The bot's own folder (granted per the policy; skipped if missing).
     pub own_folder: &'a Path,
-    /// Trees the bot must not touch at all: the tournament folder, the
-    /// results database. Everything else stays readable and executable.
+    /// Trees the bot must not touch at all, even inside a readable
+    /// location: the tournament folder, the results database.
     pub denied: &'a [PathBuf],
-    /// Extra read-only grants, even inside a denied tree.
+    /// Read-only grants beyond the system locations and `PATH` (the files
+    /// a bot's command line names, the protocols folder), even inside a
+    /// denied tree.
     pub readable: &'a [PathBuf],
 }
 
@@ -59,13 +65,20 @@ pub struct Confinement {
 #[derive(Debug, Default)]
 struct Inner {
     landlock: Option<OwnedFd>,
-    seccomp: Option<BpfProgram>,
+    seccomp: Vec<BpfProgram>,
     /// RLIMIT_DATA in bytes.
     memory: Option<u64>,
-    /// The bot's pids cgroup, which every process joins before exec.
-    pids: Option<cgroup::PidsGroup>,
+    /// RLIMIT_STACK (soft, hard) in bytes.
+    stack: Option<(u64, u64)>,
+    /// RLIMIT_FSIZE in bytes.
+    file_size: Option<u64>,
+    /// The bot's cgroups, which every process joins before exec.
+    group: Option<cgroup::BotGroup>,
     /// RLIMIT_NPROC, where no cgroup is available (it binds non-root users only).
     nproc: Option<u64>,
+    /// The highest capability number, when capabilities are to be dropped
+    /// (the referee holds them: root).
+    drop_caps: Option<u32>,
 }
 
 impl Confinement {
@@ -77,46 +90,67 @@ impl Confinement {
     /// Prepares the confinement of one bot with what this machine supports.
     pub fn prepare(setup: &Setup<'_>, support: &Support) -> Result<Confinement, String> {
         let landlock = match support.landlock_abi {
-            Some(_) => Some(landlock_ruleset(setup).map_err(|e| format!("landlock: {e}"))?),
-            None => None,
-        };
-        let seccomp = match (setup.policy.network, support.seccomp) {
-            (false, true) => Some(seccomp::no_network()?),
-            _ => None,
-        };
-        let pids = match &support.pids_cgroup {
-            Some(root) => {
-                let name = setup
-                    .own_folder
-                    .file_name()
-                    .map_or_else(|| "bot".into(), |n| n.to_string_lossy());
-                Some(
-                    cgroup::PidsGroup::create(root, &name, setup.policy.processes)
-                        .map_err(|e| format!("pids cgroup: {e}"))?,
-                )
+            Some(_) => {
+                Some(landlock_ruleset(setup, support.root).map_err(|e| format!("landlock: {e}"))?)
             }
             None => None,
         };
+        let seccomp = match (setup.policy.network, support.seccomp) {
+            (false, true) => seccomp::filters()?,
+            _ => Vec::new(),
+        };
+        let memory = setup.policy.memory_mb.saturating_mul(1 << 20);
+        let group = if support.cgroups.pids.is_some() || support.cgroups.memory.is_some() {
+            let name = setup
+                .own_folder
+                .file_name()
+                .map_or_else(|| "bot".into(), |n| n.to_string_lossy());
+            let limits = cgroup::Limits {
+                processes: setup.policy.processes,
+                memory,
+            };
+            Some(
+                cgroup::BotGroup::create(&support.cgroups, &name, limits)
+                    .map_err(|e| format!("cgroup: {e}"))?,
+            )
+        } else {
+            None
+        };
         // RLIMIT_NPROC counts all of the user's processes, so the bot's
         // allowance comes on top of what the user already runs.
-        let nproc = match (&pids, support.root) {
+        let nproc = match (&support.cgroups.pids, support.root) {
             (None, false) => Some(user_processes().saturating_add(setup.policy.processes)),
             _ => None,
+        };
+        // The stack may grow to the memory limit at most (a hard limit, so a
+        // bot cannot raise it), never beyond what the referee's own soft
+        // limit gives a program.
+        let stack = {
+            let mut cur = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit writes one rlimit into a valid local.
+            let ok = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut cur) } == 0;
+            ok.then(|| (cur.rlim_cur.min(memory), memory))
         };
         Ok(Confinement {
             inner: Arc::new(Inner {
                 landlock,
                 seccomp,
-                memory: Some(setup.policy.memory_mb.saturating_mul(1 << 20)),
-                pids,
+                memory: Some(memory),
+                stack,
+                file_size: Some(setup.policy.disk_mb.saturating_mul(1 << 20)),
+                group,
                 nproc,
+                drop_caps: probe::holds_capabilities().then(probe::last_capability),
             }),
         })
     }
 
-    /// The thread that starts this bot's processes inside its cgroup, if any.
+    /// The thread that starts this bot's processes inside its cgroups, if any.
     pub(crate) fn starter(&self) -> Option<&cgroup::Starter> {
-        self.inner.pids.as_ref().and_then(|g| g.starter.as_ref())
+        self.inner.group.as_ref().and_then(|g| g.starter.as_ref())
     }
 
     /// How many processes of this bot exist now (zombies included), from its
@@ -124,14 +158,23 @@ impl Confinement {
     /// been reaped means nothing escaped and there is nothing to sweep.
     pub fn bot_processes(&self) -> Option<u64> {
         self.inner
-            .pids
+            .group
             .as_ref()
-            .and_then(cgroup::PidsGroup::bot_tasks)
+            .and_then(cgroup::BotGroup::bot_tasks)
+    }
+
+    /// How many of this bot's processes the kernel has killed so far for
+    /// going over the bot's memory limit; `None` without a memory cgroup.
+    pub fn oom_kills(&self) -> Option<u64> {
+        self.inner
+            .group
+            .as_ref()
+            .and_then(cgroup::BotGroup::oom_kills)
     }
 
     /// Whether files and network are confined (false for [`Confinement::minimal`]).
     pub fn is_confined(&self) -> bool {
-        self.inner.landlock.is_some() || self.inner.seccomp.is_some()
+        self.inner.landlock.is_some() || !self.inner.seccomp.is_empty()
     }
 
     /// Applies the confinement to the calling process: run by the child of
@@ -150,41 +193,50 @@ impl Confinement {
                 .raw_os_error()
                 .unwrap_or(libc::EIO)
         };
-        if let Some(group) = inner.pids.as_ref().filter(|_| join_cgroup) {
-            // "0" moves the writing process into the group.
-            let fd = libc::open(group.procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-            if fd < 0 {
-                return Err(errno());
-            }
-            let written = libc::write(fd, b"0".as_ptr().cast(), 1);
-            let e = errno();
-            libc::close(fd);
-            if written != 1 {
-                return Err(e);
+        if let Some(group) = inner.group.as_ref().filter(|_| join_cgroup) {
+            for procs in &group.procs {
+                // "0" moves the writing process into the group.
+                let fd = libc::open(procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                if fd < 0 {
+                    return Err(errno());
+                }
+                let written = libc::write(fd, b"0".as_ptr().cast(), 1);
+                let e = errno();
+                libc::close(fd);
+                if written != 1 {
+                    return Err(e);
+                }
             }
         }
-        if let Some(n) = inner.nproc {
+        let limit = |resource, soft: u64, hard: u64| {
             let lim = libc::rlimit {
-                rlim_cur: n,
-                rlim_max: n,
+                rlim_cur: soft,
+                rlim_max: hard,
             };
-            libc::setrlimit(libc::RLIMIT_NPROC, &lim);
-        }
-        let no_core = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
+            libc::setrlimit(resource, &lim)
         };
-        libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+        if let Some(n) = inner.nproc {
+            limit(libc::RLIMIT_NPROC, n, n);
+        }
+        limit(libc::RLIMIT_CORE, 0, 0);
         if let Some(bytes) = inner.memory {
-            let lim = libc::rlimit {
-                rlim_cur: bytes,
-                rlim_max: bytes,
-            };
-            if libc::setrlimit(libc::RLIMIT_DATA, &lim) != 0 {
+            if limit(libc::RLIMIT_DATA, bytes, bytes) != 0 {
                 return Err(errno());
             }
         }
-        if (inner.landlock.is_some() || inner.seccomp.is_some())
+        if let Some((soft, hard)) = inner.stack {
+            // Lowering a hard limit always succeeds; one already lower stays.
+            limit(libc::RLIMIT_STACK, soft, hard);
+        }
+        if let Some(bytes) = inner.file_size {
+            if limit(libc::RLIMIT_FSIZE, bytes, bytes) != 0 {
+                return Err(errno());
+            }
+        }
+        if let Some(last) = inner.drop_caps {
+            drop_capabilities(last)?;
+        }
+        if (inner.landlock.is_some() || !inner.seccomp.is_empty())
             && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
         {
             return Err(errno());
@@ -194,7 +246,7 @@ impl Confinement {
                 return Err(errno());
             }
         }
-        if let Some(bpf) = &inner.seccomp {
+        for bpf in &inner.seccomp {
             // No allocation: the error of a failed load is an OS error.
             if seccompiler::apply_filter(bpf).is_err() {
                 return Err(errno());
@@ -204,14 +256,79 @@ impl Confinement {
     }
 }
 
-/// The highest Landlock ABI this crate knows; older kernels get the subset
-/// they support (best effort), newer ones this level.
-const ABI_LEVEL: ABI = ABI::V5;
+/// Drops every capability of the calling process for good: the bounding
+/// set (so exec cannot give any back), the ambient and inheritable sets,
+/// then the permitted and effective sets; securebits make uid 0 no longer
+/// special at exec and are locked.
+///
+/// # Safety
+/// Raw system calls only, on locals: async-signal-safe.
+unsafe fn drop_capabilities(last: u32) -> Result<(), i32> {
+    let errno = || {
+        std::io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EIO)
+    };
+    for cap in 0..=last {
+        // EINVAL: a capability this kernel does not know.
+        if libc::prctl(libc::PR_CAPBSET_DROP, cap as libc::c_ulong, 0, 0, 0) != 0
+            && errno() != libc::EINVAL
+        {
+            return Err(errno());
+        }
+    }
+    libc::prctl(
+        libc::PR_CAP_AMBIENT,
+        libc::PR_CAP_AMBIENT_CLEAR_ALL as libc::c_ulong,
+        0,
+        0,
+        0,
+    );
+    // NOROOT, NO_SETUID_FIXUP, NO_CAP_AMBIENT_RAISE, each locked, and
+    // KEEP_CAPS locked off.
+    const SECUREBITS: libc::c_ulong = 0x01 | 0x02 | 0x04 | 0x08 | 0x20 | 0x40 | 0x80;
+    if libc::prctl(libc::PR_SET_SECUREBITS, SECUREBITS, 0, 0, 0) != 0 {
+        return Err(errno());
+    }
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: libc::c_int,
+    }
+    #[repr(C)]
+    #[derive(Clone, Copy)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    let header = Header {
+        version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
+        pid: 0,
+    };
+    let none = [Data {
+        effective: 0,
+        permitted: 0,
+        inheritable: 0,
+    }; 2];
+    if libc::syscall(libc::SYS_capset, &header, none.as_ptr()) != 0 {
+        return Err(errno());
+    }
+    Ok(())
+}
 
-fn landlock_ruleset(setup: &Setup<'_>) -> Result<OwnedFd, RulesetError> {
+/// The highest Landlock ABI this referee asks for; older kernels get the
+/// subset they support (best effort), and the start-up line says what is
+/// missing.
+const ABI_LEVEL: ABI = ABI::V6;
+
+fn landlock_ruleset(setup: &Setup<'_>, root: bool) -> Result<OwnedFd, RulesetError> {
     let all = AccessFs::from_all(ABI_LEVEL);
     let read = AccessFs::from_read(ABI_LEVEL);
-    let mut ruleset = Ruleset::default().handle_access(all)?.create()?;
+    let mut ruleset = Ruleset::default()
+        .handle_access(all)?
+        .scope(Scope::Signal | Scope::AbstractUnixSocket)?
+        .create()?;
     let grant = |ruleset: landlock::RulesetCreated, path: &Path, access| {
         // A path that vanished or cannot be opened is simply not granted.
         match PathFd::new(path) {
@@ -219,14 +336,21 @@ fn landlock_ruleset(setup: &Setup<'_>) -> Result<OwnedFd, RulesetError> {
             Err(_) => Ok(ruleset),
         }
     };
-    for path in fs_rules::complement(setup.denied, &fs_rules::list_dir) {
+    let mut locations: Vec<PathBuf> = fs_rules::SYSTEM.iter().map(PathBuf::from).collect();
+    if let Some(path) = std::env::var_os("PATH") {
+        locations.extend(fs_rules::from_path_var(&path, &fs_rules::homes()));
+    }
+    let mut denied = setup.denied.to_vec();
+    if root {
+        denied.extend(fs_rules::SECRETS.iter().map(PathBuf::from));
+    }
+    for path in fs_rules::within(&locations, &denied, &fs_rules::list_dir) {
         ruleset = grant(ruleset, &path, read)?;
     }
     for path in setup.readable {
         ruleset = grant(ruleset, path, read)?;
     }
-    // Interpreters write to /dev/null (and read /dev/zero); nothing else of /dev is writable.
-    for dev in ["/dev/null", "/dev/zero", "/dev/full"] {
+    for dev in fs_rules::DEVICES {
         ruleset = grant(ruleset, Path::new(dev), AccessFs::from_file(ABI_LEVEL))?;
     }
     let own = match setup.policy.own_folder {

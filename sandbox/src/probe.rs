@@ -8,11 +8,16 @@ pub struct Support {
     pub landlock_abi: Option<i32>,
     /// Whether seccomp filters can be loaded.
     pub seccomp: bool,
-    /// Where per-bot pids cgroups can be created, if this user may.
-    pub pids_cgroup: Option<std::path::PathBuf>,
-    /// Whether the referee runs as root (for whom RLIMIT_NPROC does not bind).
+    /// Where per-bot cgroups (pids, memory) can be made, if this user may.
+    pub cgroups: crate::cgroup::Roots,
+    /// Whether the referee runs as root (for whom RLIMIT_NPROC does not
+    /// bind, and whose capabilities every bot process drops).
     pub root: bool,
 }
+
+/// The Landlock ABI that scopes signals and abstract Unix sockets to the
+/// bot's own processes (Linux 6.12).
+pub const LANDLOCK_SCOPED: i32 = 6;
 
 impl Support {
     /// Probes the running kernel.
@@ -32,7 +37,7 @@ impl Support {
         Support {
             landlock_abi: (abi > 0).then_some(abi as i32),
             seccomp,
-            pids_cgroup: crate::cgroup::pids_root(),
+            cgroups: crate::cgroup::roots(),
             // SAFETY: geteuid cannot fail and has no side effects.
             root: unsafe { libc::geteuid() } == 0,
         }
@@ -53,12 +58,51 @@ impl Support {
                     .to_string(),
             );
         }
-        if self.root && self.pids_cgroup.is_none() {
-            lines.push(
+        if let Some(abi) = self.landlock_abi.filter(|&a| a < LANDLOCK_SCOPED) {
+            lines.push(format!(
+                "sandbox: this kernel's Landlock is ABI {abi}, scoping needs {LANDLOCK_SCOPED} (Linux 6.12+): bots can signal the referee and each other"
+            ));
+        }
+        match (&self.cgroups.pids, self.root) {
+            (Some(_), _) => {}
+            (None, true) => lines.push(
                 "sandbox: running as root without a usable pids cgroup: a fork bomb is stopped only when its move ends"
+                    .to_string(),
+            ),
+            (None, false) => lines.push(
+                "sandbox: no pids cgroup for this user (a delegated cgroup v2 subtree): one process limit (RLIMIT_NPROC) is shared by all bots"
+                    .to_string(),
+            ),
+        }
+        if self.cgroups.memory.is_none() {
+            lines.push(
+                "sandbox: no memory cgroup for this user: memory is limited per process (RLIMIT_DATA), not per bot, and shared memory is not counted"
                     .to_string(),
             );
         }
         lines
     }
+}
+
+/// Whether the referee holds capabilities its bots must not inherit (it
+/// runs as root, or was given some): `CAP_SETPCAP` in its effective set,
+/// which dropping the others needs.
+pub fn holds_capabilities() -> bool {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        // SAFETY: geteuid cannot fail and has no side effects.
+        return unsafe { libc::geteuid() } == 0;
+    };
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("CapEff:"))
+        .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok())
+        .is_some_and(|eff| eff & (1 << 8) != 0) // CAP_SETPCAP
+}
+
+/// The highest capability number this kernel knows.
+pub fn last_capability() -> u32 {
+    std::fs::read_to_string("/proc/sys/kernel/cap_last_cap")
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(63)
 }

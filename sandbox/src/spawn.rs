@@ -38,8 +38,8 @@ pub enum Stdin {
 
 /// A process to start: program, arguments, a complete environment, working
 /// directory, stdin, and the confinement applied just before exec. stdout
-/// and stderr are always pipes; the child is the leader of a new process
-/// group.
+/// and stderr are always pipes; the child is the leader of a new session
+/// (and so of a new process group), without a controlling terminal.
 #[derive(Debug, Clone)]
 pub struct Command {
     program: CString,
@@ -307,7 +307,7 @@ fn open_dev_null() -> io::Result<OwnedFd> {
 const STEPS: [&str; 8] = [
     "start",
     "die with the referee",
-    "process group",
+    "new session",
     "redirect stdin/stdout/stderr",
     "working directory",
     "confinement",
@@ -508,7 +508,10 @@ unsafe fn child_exec(ctx: &ChildContext<'_>) -> Failure {
     if libc::getppid() != ctx.parent {
         libc::_exit(137);
     }
-    if libc::setpgid(0, 0) != 0 {
+    // A new session is a new process group the referee kills as one, and
+    // leaves the bot without a controlling terminal: it cannot open the
+    // organiser's terminal (`/dev/tty`) to read it or inject input.
+    if libc::setsid() < 0 {
         return fail(STEP_PGROUP);
     }
     // Move the three fds out of 0..=2 first, so no dup2 below overwrites

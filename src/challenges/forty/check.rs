@@ -158,7 +158,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
     let mut subject = Subject::prepare(ChallengeId::Forty, folder, argv.clone(), env)?;
     let mut report = Report::new();
     if class_file {
-        let host = subject.scratch().join("forty_host.py");
+        let host = subject.shared().join("forty_host.py");
         std::fs::write(&host, HOST)
             .map_err(|e| Error::machine(format!("{}: {e}", host.display())))?;
         let mut run = vec!["python3".to_string(), host.to_string_lossy().into_owned()];

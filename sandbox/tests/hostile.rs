@@ -1,0 +1,352 @@
+//! Attacks on what lies outside a bot, from confined processes: other
+//! processes (signals, limits, scheduling), local daemons (Unix sockets),
+//! state shared between bots (keyrings, System V IPC), root's powers,
+//! files outside the allow-list, and memory and disk beyond the bot's
+//! share. Each attack prints `NAME: denied` or `NAME: succeeded`.
+
+use referee_sandbox::spawn::Command;
+use referee_sandbox::sys::ExitKind;
+use referee_sandbox::{Confinement, Policy, Setup, Support};
+use std::path::{Path, PathBuf};
+
+struct World {
+    dir: tempfile::TempDir,
+    tournament: PathBuf,
+    own: PathBuf,
+}
+
+fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let tournament = dir.path().join("t");
+    let own = tournament.join("me");
+    std::fs::create_dir_all(&own).unwrap();
+    World {
+        dir,
+        tournament,
+        own,
+    }
+}
+
+fn support() -> Option<Support> {
+    let support = Support::probe();
+    if support.landlock_abi.is_none() {
+        assert!(
+            std::env::var_os("REFEREE_ALLOW_NO_LANDLOCK").is_some(),
+            "this kernel has no Landlock; set REFEREE_ALLOW_NO_LANDLOCK=1 to skip the sandbox tests"
+        );
+        return None;
+    }
+    Some(support)
+}
+
+fn confine(w: &World, own: &Path, readable: &[PathBuf]) -> Option<Confinement> {
+    let support = support()?;
+    let policy = Policy::named("meta-ttt").unwrap();
+    let denied = vec![w.tournament.clone()];
+    let setup = Setup {
+        policy: &policy,
+        own_folder: own,
+        denied: &denied,
+        readable,
+    };
+    Some(Confinement::prepare(&setup, &support).unwrap())
+}
+
+/// Runs `argv` confined in the bot's folder; exit and stdout + stderr.
+fn run(c: &Confinement, cwd: &Path, argv: &[&str]) -> (ExitKind, String) {
+    let mut cmd = Command::new(argv[0]);
+    cmd.args(&argv[1..]).current_dir(cwd).confinement(c);
+    for key in ["PATH", "HOME"] {
+        if let Some(v) = std::env::var_os(key) {
+            cmd.env(key, v);
+        }
+    }
+    let (status, stdout, stderr) = cmd.spawn().unwrap().wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&stdout).into_owned() + &String::from_utf8_lossy(&stderr);
+    (status.exit, text)
+}
+
+fn python(c: &Confinement, cwd: &Path, script: &str) -> String {
+    let (exit, out) = run(c, cwd, &["python3", "-c", script]);
+    assert_eq!(exit, ExitKind::Code(0), "{out}");
+    out
+}
+
+/// Python that tries each `(name, callable)` of `attacks` and prints the outcome.
+const TRY: &str = r#"
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+def attempt(name, f):
+    try:
+        r = f()
+        if r is not None and isinstance(r, int) and r < 0:
+            print(name + ": denied", ctypes.get_errno())
+        else:
+            print(name + ": succeeded")
+    except OSError as e:
+        print(name + ": denied", e.errno)
+    sys.stdout.flush()
+"#;
+
+fn assert_all_denied(out: &str, names: &[&str]) {
+    for name in names {
+        assert!(out.contains(&format!("{name}: denied")), "{name}: {out}");
+    }
+    assert!(!out.contains("succeeded"), "{out}");
+}
+
+fn state(pid: u32) -> (char, i64) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let after = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    (
+        fields[0].chars().next().unwrap(),
+        fields[16].parse().unwrap(),
+    )
+}
+
+#[test]
+fn no_bot_signals_limits_or_reschedules_a_process_outside_it() {
+    let w = world();
+    let Some(c) = confine(&w, &w.own, &[]) else {
+        return;
+    };
+    // Another bot's process, and the referee (this test process).
+    let other_folder = w.tournament.join("other");
+    std::fs::create_dir_all(&other_folder).unwrap();
+    let other = confine(&w, &other_folder, &[]).unwrap();
+    // It reports any SIGWINCH it gets (a signal that harms nothing if the
+    // sandbox fails, unlike SIGSTOP to every process).
+    let mut cmd = Command::new("python3");
+    cmd.args([
+        "-c",
+        "import signal, time\nsignal.signal(signal.SIGWINCH, lambda *a: print('got a signal', flush=True))\nprint('ready', flush=True)\ntime.sleep(60)",
+    ])
+    .confinement(&other);
+    if let Some(v) = std::env::var_os("PATH") {
+        cmd.env("PATH", v);
+    }
+    let rival = cmd.spawn().unwrap();
+    let mut rival_out = std::fs::File::from(rival.stdout.try_clone().unwrap());
+    let mut ready = [0u8; 6];
+    std::io::Read::read_exact(&mut rival_out, &mut ready).unwrap();
+    let before = state(rival.pid);
+    let referee = std::process::id();
+    let script = format!(
+        "{TRY}
+import resource, signal
+for who, pid in (('referee', {referee}), ('rival', {rival})):
+    attempt(who + ' SIGSTOP', lambda: os.kill(pid, signal.SIGSTOP))
+    attempt(who + ' renice', lambda: os.setpriority(os.PRIO_PROCESS, pid, 19))
+    attempt(who + ' affinity', lambda: os.sched_setaffinity(pid, {{0}}))
+    attempt(who + ' prlimit', lambda: resource.prlimit(pid, resource.RLIMIT_NOFILE, (8, 8)))
+    attempt(who + ' ioprio', lambda: libc.syscall(251, 1, pid, (3 << 13) | 7))
+    attempt(who + ' fifo', lambda: os.sched_setscheduler(pid, os.SCHED_FIFO, os.sched_param(1)))
+attempt('user renice', lambda: os.setpriority(os.PRIO_USER, 0, 19))
+attempt('rival SIGWINCH', lambda: os.kill({rival}, signal.SIGWINCH))
+os.kill(-1, signal.SIGWINCH)
+# Its own process stays its own to tune.
+os.setpriority(os.PRIO_PROCESS, 0, 5)
+resource.prlimit(0, resource.RLIMIT_NOFILE, (64, 64))
+os.sched_setaffinity(0, os.sched_getaffinity(0))
+print('self: ok')
+",
+        rival = rival.pid
+    );
+    let out = python(&c, &w.own, &script);
+    let mut names = Vec::new();
+    for who in ["referee", "rival"] {
+        for what in ["SIGSTOP", "renice", "affinity", "prlimit", "ioprio", "fifo"] {
+            names.push(format!("{who} {what}"));
+        }
+    }
+    names.push("user renice".into());
+    names.push("rival SIGWINCH".into());
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    assert_all_denied(&out, &names);
+    assert!(out.contains("self: ok"), "{out}");
+    // The rival runs on, neither stopped nor reniced.
+    let after = state(rival.pid);
+    assert!(
+        after.0 != 'T' && after.1 == before.1,
+        "{before:?} {after:?}"
+    );
+    // SAFETY: killing the test's own child.
+    unsafe { libc::kill(rival.pid as i32, libc::SIGKILL) };
+    let _ = rival.wait();
+    let mut heard = String::new();
+    std::io::Read::read_to_string(&mut rival_out, &mut heard).unwrap();
+    assert!(!heard.contains("got a signal"), "{heard}");
+}
+
+#[test]
+fn unix_sockets_keyrings_and_system_v_ipc_are_refused() {
+    let w = world();
+    let Some(c) = confine(&w, &w.own, &[]) else {
+        return;
+    };
+    // A local daemon's sockets: a pathname one where the bot can reach the
+    // path, and an abstract one.
+    let path = w.dir.path().join("daemon.sock");
+    let named = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    named.set_nonblocking(true).unwrap();
+    let abstract_name = format!("referee-test-daemon-{}", std::process::id());
+    let script = format!(
+        r#"{TRY}
+import socket
+def connect(addr):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(addr)
+attempt('pathname socket', lambda: connect({path:?}))
+attempt('abstract socket', lambda: connect('\0{abstract_name}'))
+attempt('listen', lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).bind('\0x'))
+attempt('session keyring', lambda: libc.syscall(250, 0, -3, 1))
+attempt('add key', lambda: libc.syscall(248, b'user', b'k', b'v', 1, -3))
+attempt('shared memory', lambda: libc.shmget(0, 1 << 20, 0o1600))
+attempt('message queue', lambda: libc.msgget(0, 0o1600))
+attempt('semaphore', lambda: libc.semget(0, 1, 0o1600))
+attempt('posix queue', lambda: libc.syscall(240, b'/q', 0o100 | 2, 0o600, None))
+attempt('unshare', lambda: libc.unshare(0x10000000))
+a, b = socket.socketpair()
+a.send(b'ok'); print('pair', b.recv(2).decode())
+"#,
+        path = path.to_string_lossy()
+    );
+    let out = python(&c, &w.own, &script);
+    assert_all_denied(
+        &out,
+        &[
+            "pathname socket",
+            "abstract socket",
+            "listen",
+            "session keyring",
+            "add key",
+            "shared memory",
+            "message queue",
+            "semaphore",
+            "posix queue",
+            "unshare",
+        ],
+    );
+    assert!(out.contains("pair ok"), "{out}");
+    assert!(named.accept().is_err(), "a bot reached the daemon's socket");
+}
+
+#[test]
+fn a_bot_of_a_root_referee_has_no_capabilities_and_no_terminal() {
+    let w = world();
+    let Some(c) = confine(&w, &w.own, &[]) else {
+        return;
+    };
+    let script = format!(
+        r#"{TRY}
+import stat
+caps = {{l.split(':')[0]: int(l.split()[1], 16) for l in open('/proc/self/status') if l.startswith('Cap')}}
+print('caps', sorted(k for k, v in caps.items() if v))
+attempt('device node', lambda: os.mknod('null2', stat.S_IFCHR | 0o666, os.makedev(1, 3)))
+attempt('setuid', lambda: os.setuid(4242))
+attempt('terminal', lambda: os.open('/dev/tty', os.O_RDWR))
+attempt('set clock', lambda: libc.clock_settime(0, ctypes.byref((ctypes.c_long * 2)(0, 0))))
+attempt('chown', lambda: os.chown('/etc/hostname', 4242, 4242))
+print('session leader', os.getsid(0) == os.getpid())
+"#
+    );
+    let out = python(&c, &w.own, &script);
+    assert!(out.contains("caps []"), "{out}");
+    assert_all_denied(
+        &out,
+        &["device node", "setuid", "terminal", "set clock", "chown"],
+    );
+    assert!(out.contains("session leader True"), "{out}");
+}
+
+#[test]
+fn a_bot_reads_system_locations_and_named_files_but_nothing_else() {
+    let w = world();
+    // A home beside the tournament with a key in it, and a file the
+    // organiser names on the bot's command line.
+    let home = w.dir.path().join("home");
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_rsa"), "KEY").unwrap();
+    std::fs::write(home.join("host.py"), "HOST").unwrap();
+    let Some(c) = confine(&w, &w.own, &[home.join("host.py")]) else {
+        return;
+    };
+    let script = format!(
+        r#"{TRY}
+attempt('home key', lambda: open({key:?}).read())
+attempt('home listing', lambda: os.listdir({home:?}))
+attempt('shadow', lambda: open('/etc/shadow').read())
+attempt('run', lambda: os.listdir('/run'))
+attempt('tmp', lambda: os.listdir('/tmp'))
+print('host', open({host:?}).read())
+print('passwd', len(open('/etc/passwd').read()) > 0)
+print('proc', len(open('/proc/self/status').read()) > 0)
+"#,
+        key = home.join(".ssh/id_rsa").to_string_lossy(),
+        home = home.to_string_lossy(),
+        host = home.join("host.py").to_string_lossy(),
+    );
+    let out = python(&c, &w.own, &script);
+    assert_all_denied(&out, &["home key", "home listing", "shadow", "run", "tmp"]);
+    assert!(out.contains("host HOST"), "{out}");
+    assert!(
+        out.contains("passwd True") && out.contains("proc True"),
+        "{out}"
+    );
+}
+
+#[test]
+fn memory_is_counted_for_the_whole_bot() {
+    let w = world();
+    let Some(c) = confine(&w, &w.own, &[]) else {
+        return;
+    };
+    if Support::probe().cgroups.memory.is_none() {
+        // Per-process RLIMIT_DATA only; the start-up line says so.
+        return;
+    }
+    // Three processes of 250 MiB each, and 300 MiB of memfd, against the
+    // bot's 512 MiB: each alone fits one process's limit, together not.
+    let script = r#"
+import os, subprocess, sys, time
+kids = [subprocess.Popen([sys.executable, '-c', 'import time; b = bytearray(250 << 20); time.sleep(5)']) for _ in range(3)]
+try:
+    fd = os.memfd_create('x')
+    chunk = b'\1' * (1 << 20)
+    for _ in range(300):
+        os.write(fd, chunk)
+except OSError as e:
+    print('memfd', e.errno)
+codes = [k.wait() for k in kids]
+print('codes', codes)
+"#;
+    let (exit, out) = run(&c, &w.own, &["python3", "-c", script]);
+    let killed = matches!(exit, ExitKind::Signal(9)) || out.contains("-9");
+    assert!(killed, "nothing was killed over 512 MiB: {exit:?} {out}");
+    assert!(c.oom_kills().unwrap_or(0) > 0, "{out}");
+}
+
+#[test]
+fn no_file_grows_past_the_disk_limit_and_the_stack_is_capped() {
+    let w = world();
+    let Some(c) = confine(&w, &w.own, &[]) else {
+        return;
+    };
+    let disk = Policy::named("meta-ttt").unwrap().disk_mb;
+    let (exit, out) = run(
+        &c,
+        &w.own,
+        &[
+            "sh",
+            "-c",
+            &format!("exec head -c {}M /dev/zero > big", disk + 16),
+        ],
+    );
+    assert_eq!(exit, ExitKind::Signal(libc::SIGXFSZ), "{out}");
+    let size = std::fs::metadata(w.own.join("big")).unwrap().len();
+    assert!(size <= disk << 20, "{size}");
+    let (_, out) = run(&c, &w.own, &["sh", "-c", "ulimit -H -s"]);
+    let memory = Policy::named("meta-ttt").unwrap().memory_mb;
+    assert_eq!(out.trim(), (memory * 1024).to_string());
+}
