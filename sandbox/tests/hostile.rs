@@ -252,7 +252,15 @@ print('session leader', os.getsid(0) == os.getpid())
 "#
     );
     let out = python(&c, &w.own, &script);
-    assert!(out.contains("caps []"), "{out}");
+    // Non-root processes keep the full bounding set, which no_new_privs
+    // makes useless; a root referee's bots lose it too.
+    // SAFETY: geteuid has no preconditions.
+    let expect = if unsafe { libc::geteuid() } == 0 {
+        "caps []"
+    } else {
+        "caps ['CapBnd']"
+    };
+    assert!(out.contains(expect), "{out}");
     assert_all_denied(
         &out,
         &["device node", "setuid", "terminal", "set clock", "chown"],
@@ -349,4 +357,51 @@ fn no_file_grows_past_the_disk_limit_and_the_stack_is_capped() {
     let (_, out) = run(&c, &w.own, &["sh", "-c", "ulimit -H -s"]);
     let memory = Policy::named("meta-ttt").unwrap().memory_mb;
     assert_eq!(out.trim(), (memory * 1024).to_string());
+}
+
+/// Every test above again, as an unprivileged user (uid 65534) when this
+/// runs as root: the sandbox must hold on an organiser's laptop too.
+#[test]
+fn the_attacks_fail_for_an_unprivileged_user_too() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 || std::env::var_os("REFEREE_HOSTILE_INNER").is_some() {
+        return;
+    }
+    assert!(
+        std::process::Command::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_ok(),
+        "setpriv (util-linux) is needed to run the sandbox tests unprivileged"
+    );
+    // The test binary where that user can run it; /tmp is open to all.
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    let exe = dir.path().join("hostile");
+    std::fs::copy(std::env::current_exe().unwrap(), &exe).unwrap();
+    for p in [dir.path(), exe.as_path()] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = std::process::Command::new("setpriv")
+        .args([
+            "--reuid",
+            "65534",
+            "--regid",
+            "65534",
+            "--clear-groups",
+            "--",
+        ])
+        .arg(&exe)
+        .args(["--test-threads", "1"])
+        .env("REFEREE_HOSTILE_INNER", "1")
+        // An unprivileged user cannot reach root's pyenv: the system interpreter.
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", "/tmp")
+        .env("TMPDIR", "/tmp")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("test result: ok. 7 passed"), "{text}");
 }
