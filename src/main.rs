@@ -6,6 +6,8 @@ use referee::cli::Cli;
 fn main() {
     // Nothing the referee inherited may reach a bot.
     referee_sandbox::sys::cloexec_inherited();
+    // Before any thread exists: it forks.
+    referee_sandbox::guardian::start();
     let cli = Cli::parse();
     let filter = match cli.verbose {
         0 => "warn",

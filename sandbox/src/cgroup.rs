@@ -127,6 +127,34 @@ fn empty_and_remove(dir: &Path) {
     let _ = std::fs::remove_dir(dir);
 }
 
+/// Kills everything in the groups of the referee `pid` and removes them,
+/// waiting up to two seconds for the killed processes to be reaped (by
+/// init, their parent once the referee is gone). Run by the guardian.
+pub fn remove_groups_of(roots: &Roots, pid: u32) {
+    let prefix = format!("referee-{pid}-");
+    let mut dirs = Vec::new();
+    for root in [&roots.pids, &roots.memory].into_iter().flatten() {
+        if let Ok(entries) = std::fs::read_dir(root) {
+            dirs.extend(
+                entries
+                    .flatten()
+                    .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                    .map(|e| e.path()),
+            );
+        }
+    }
+    for _ in 0..40 {
+        dirs.retain(|d| {
+            empty_and_remove(d);
+            d.exists()
+        });
+        if dirs.is_empty() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// Removes groups left by referees that died without cleaning up (SIGKILL
 /// skips destructors), killing what still runs in them.
 fn remove_stale(root: &Path) {

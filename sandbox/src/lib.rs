@@ -22,6 +22,7 @@
 
 pub mod cgroup;
 pub mod fs_rules;
+pub mod guardian;
 pub mod policy;
 pub mod probe;
 pub mod seccomp;

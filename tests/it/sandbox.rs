@@ -244,3 +244,61 @@ fn no_bot_inherits_a_descriptor_the_referee_inherited() {
     assert!(!fds.contains(&"47"), "the bot inherited fd 47: {fds:?}");
     drop(w);
 }
+
+#[test]
+fn a_helper_a_bot_left_dies_when_the_referee_is_killed() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path();
+    std::fs::write(
+        t.join("instructions.txt"),
+        format!(
+            "challenge: meta-ttt\ntimeout-ms: 120000\nescaper sh {}\nplain {}\n",
+            q(&bot("escaper.sh")),
+            q(&first_legal())
+        ),
+    )
+    .unwrap();
+    // The referee in a process group of its own, as a shell would start it.
+    let mut referee = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["--quiet", "--instructions", "instructions.txt"])
+        .current_dir(t)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let pid_file = t.join("escaper/helper.pid");
+    let start = Instant::now();
+    let helper: i32 = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+        {
+            break pid;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the bot never started its helper"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(alive(helper));
+    referee.kill().unwrap(); // SIGKILL: no destructor runs
+    let _ = referee.wait();
+    let start = Instant::now();
+    while alive(helper) && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let survived = alive(helper);
+    if survived {
+        // SAFETY-free cleanup through the kill command.
+        let _ = Command::new("kill")
+            .args(["-9", &helper.to_string()])
+            .status();
+    }
+    let support = referee_sandbox::Support::probe();
+    if support.cgroups.pids.is_some() {
+        assert!(!survived, "the helper outlived the referee");
+    }
+}
