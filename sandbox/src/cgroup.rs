@@ -9,9 +9,9 @@
 //! the move, so a bot that starts a Python process per move would pay that
 //! on every move. A process is born in the cgroups of the thread that
 //! clones it, though, and cgroup v1 lets a single thread join a group. So
-//! with cgroup v1 each bot gets a *starter thread* that moves itself into
-//! the bot's groups once and then starts every process of that bot: they
-//! are born inside, and nothing moves again. (With cgroup v2 a thread
+//! with cgroup v1 the bot's starter thread (`starter.rs`) moves itself
+//! into the bot's groups once and then starts every process of that bot:
+//! they are born inside, and nothing moves again. (With cgroup v2 a thread
 //! cannot leave its process's group; there each process moves itself in
 //! before exec.)
 //!
@@ -20,9 +20,6 @@
 
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::sync::Mutex;
-use std::thread::JoinHandle;
 
 /// Where this user may make per-bot groups, per controller (the same
 /// directory for both under cgroup v2).
@@ -51,66 +48,9 @@ pub struct BotGroup {
     pub(crate) procs: Vec<CString>,
     pids: Option<PathBuf>,
     memory: Option<PathBuf>,
-    /// The thread that starts this bot's processes from inside the groups
-    /// (cgroup v1), if it got in.
-    pub(crate) starter: Option<Starter>,
-}
-
-/// A job for the starter thread; the flag says whether the thread is in
-/// the groups (if not, the child must move itself in).
-pub(crate) type Job = Box<dyn FnOnce(bool) + Send>;
-
-/// A thread inside a bot's cgroups that runs start jobs.
-#[derive(Debug)]
-pub(crate) struct Starter {
-    jobs: Mutex<Option<mpsc::Sender<Job>>>,
-    thread: Option<JoinHandle<()>>,
-    /// Whether the thread got into every group (it then counts in `pids.current`).
-    inside: bool,
-}
-
-impl Starter {
-    /// Starts the thread and moves it into each group through its `tasks` file.
-    fn start(tasks: Vec<PathBuf>) -> std::io::Result<Starter> {
-        let (tx, rx) = mpsc::channel::<Job>();
-        let (joined_tx, joined) = mpsc::sync_channel(1);
-        let thread = std::thread::Builder::new()
-            .name("bot-starter".into())
-            .spawn(move || {
-                // SAFETY: gettid has no preconditions.
-                let tid = unsafe { libc::gettid() };
-                let inside = tasks
-                    .iter()
-                    .all(|t| std::fs::write(t, tid.to_string()).is_ok());
-                let _ = joined_tx.send(inside);
-                for job in rx {
-                    job(inside);
-                }
-            })?;
-        Ok(Starter {
-            jobs: Mutex::new(Some(tx)),
-            thread: Some(thread),
-            inside: joined.recv().unwrap_or(false),
-        })
-    }
-
-    /// Runs `job` on the starter thread. False if the thread is gone.
-    pub(crate) fn run(&self, job: Job) -> bool {
-        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
-        jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
-    }
-}
-
-impl Drop for Starter {
-    fn drop(&mut self) {
-        // Closing the channel ends the thread's loop.
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
-        if let Some(t) = self.thread.take() {
-            if t.thread().id() != std::thread::current().id() {
-                let _ = t.join();
-            }
-        }
-    }
+    /// Whether the bot's starter thread is a member (it then counts in
+    /// `pids.current`).
+    starter_inside: bool,
 }
 
 /// Kills every process left in a group (processes that escaped their
@@ -243,10 +183,9 @@ fn keyed(file: &Path, key: &str) -> Option<u64> {
 }
 
 impl BotGroup {
-    /// Makes `referee-<pid>-<n>-<name>` under each root with the limits
-    /// (the process limit counts the starter thread, which is a task of
-    /// the group, on top).
-    pub fn create(roots: &Roots, name: &str, limits: Limits) -> std::io::Result<BotGroup> {
+    /// Makes `referee-<pid>-<n>-<name>` under each root; [`BotGroup::limit`]
+    /// sets the limits.
+    pub fn create(roots: &Roots, name: &str) -> std::io::Result<BotGroup> {
         let safe: String = name
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
@@ -260,7 +199,7 @@ impl BotGroup {
             procs: Vec::new(),
             pids: None,
             memory: None,
-            starter: None,
+            starter_inside: false,
         };
         for root in [&roots.pids, &roots.memory].into_iter().flatten() {
             let dir = root.join(&leaf);
@@ -279,13 +218,27 @@ impl BotGroup {
         }
         group.pids = roots.pids.as_ref().map(|r| r.join(&leaf));
         group.memory = roots.memory.as_ref().map(|r| r.join(&leaf));
-        let tasks: Vec<PathBuf> = group.dirs.iter().map(|d| d.join("tasks")).collect();
-        if !tasks.is_empty() && tasks.iter().all(|t| t.exists()) {
-            group.starter = Starter::start(tasks).ok();
+        Ok(group)
+    }
+
+    /// The `tasks` files a thread joins (cgroup v1 only: a v2 group takes
+    /// whole processes), or none.
+    pub(crate) fn thread_tasks(&self) -> Vec<PathBuf> {
+        let tasks: Vec<PathBuf> = self.dirs.iter().map(|d| d.join("tasks")).collect();
+        if tasks.iter().all(|t| t.exists()) {
+            tasks
+        } else {
+            Vec::new()
         }
+    }
+
+    /// Sets the limits; `starter_inside`: the bot's starter thread joined
+    /// the groups, and its own task comes on top of the process limit.
+    pub fn limit(&mut self, limits: Limits, starter_inside: bool) -> std::io::Result<()> {
+        self.starter_inside = starter_inside;
+        let group = self;
         if let Some(dir) = &group.pids {
-            let inside = group.starter.as_ref().is_some_and(|s| s.inside);
-            let allowance = limits.processes.saturating_add(u64::from(inside));
+            let allowance = limits.processes.saturating_add(u64::from(starter_inside));
             std::fs::write(dir.join("pids.max"), allowance.to_string())?;
         }
         if let Some(dir) = &group.memory {
@@ -299,7 +252,7 @@ impl BotGroup {
                 let _ = std::fs::write(dir.join("memory.memsw.limit_in_bytes"), &bytes);
             }
         }
-        Ok(group)
+        Ok(())
     }
 
     /// How many of the bot's processes (and threads) exist now, zombies
@@ -307,8 +260,7 @@ impl BotGroup {
     pub fn bot_tasks(&self) -> Option<u64> {
         let text = std::fs::read_to_string(self.pids.as_ref()?.join("pids.current")).ok()?;
         let n: u64 = text.trim().parse().ok()?;
-        let starter = self.starter.as_ref().is_some_and(|s| s.inside);
-        Some(n.saturating_sub(u64::from(starter)))
+        Some(n.saturating_sub(u64::from(self.starter_inside)))
     }
 
     /// How many times the kernel killed a process of the bot for going
@@ -327,8 +279,7 @@ impl BotGroup {
 
 impl Drop for BotGroup {
     fn drop(&mut self) {
-        // The starter thread leaves the groups by ending.
-        drop(self.starter.take());
+        // The starter thread has ended (it is dropped first, see `Inner`).
         for dir in &self.dirs {
             empty_and_remove(dir);
         }

@@ -27,6 +27,7 @@ pub mod policy;
 pub mod probe;
 pub mod seccomp;
 pub mod spawn;
+mod starter;
 pub mod sys;
 
 pub use policy::{FolderAccess, Policy};
@@ -63,8 +64,19 @@ pub struct Confinement {
     inner: Arc<Inner>,
 }
 
+// Fields drop in order: the starter thread ends before the groups it is in
+// are removed.
 #[derive(Debug, Default)]
 struct Inner {
+    /// The thread that starts every process of this bot (see `starter`).
+    starter: Option<starter::Starter>,
+    /// Whether the starter thread carries the confinement (capabilities,
+    /// `no_new_privs`, Landlock rules, seccomp) for its children, which then
+    /// add only `scope`.
+    thread_confined: bool,
+    /// A Landlock ruleset with no rules, only scoping: each child's own
+    /// layer when the starter thread carries the rest.
+    scope: Option<OwnedFd>,
     landlock: Option<OwnedFd>,
     seccomp: Vec<BpfProgram>,
     /// RLIMIT_DATA in bytes.
@@ -101,22 +113,66 @@ impl Confinement {
             _ => Vec::new(),
         };
         let memory = setup.policy.memory_mb.saturating_mul(1 << 20);
-        let group = if support.cgroups.pids.is_some() || support.cgroups.memory.is_some() {
+        let mut group = if support.cgroups.pids.is_some() || support.cgroups.memory.is_some() {
             let name = setup
                 .own_folder
                 .file_name()
                 .map_or_else(|| "bot".into(), |n| n.to_string_lossy());
-            let limits = cgroup::Limits {
-                processes: setup.policy.processes,
-                memory,
-            };
             Some(
-                cgroup::BotGroup::create(&support.cgroups, &name, limits)
+                cgroup::BotGroup::create(&support.cgroups, &name)
                     .map_err(|e| format!("cgroup: {e}"))?,
             )
         } else {
             None
         };
+        let drop_caps = probe::holds_capabilities().then(probe::last_capability);
+        // With scoping, each child's own empty layer keeps it from
+        // signalling or tracing the starter thread, so the thread can carry
+        // the rest of the confinement for all of them.
+        let scope = match support.landlock_abi {
+            Some(abi) if abi >= probe::LANDLOCK_SCOPED && landlock.is_some() => {
+                Some(scope_ruleset().map_err(|e| format!("landlock: {e}"))?)
+            }
+            _ => None,
+        };
+        let tasks = group
+            .as_ref()
+            .map(cgroup::BotGroup::thread_tasks)
+            .unwrap_or_default();
+        // A child that must move itself into a cgroup (v2) writes a file
+        // the confinement forbids: then each child confines itself.
+        let groups_by_birth = group.is_none() || !tasks.is_empty();
+        let thread_confined = scope.is_some() && groups_by_birth;
+        let confine: starter::Confine = if thread_confined {
+            let landlock_fd = landlock.as_ref().map(AsRawFd::as_raw_fd);
+            let filters = seccomp.clone();
+            Box::new(move || {
+                // SAFETY: the starter thread restricts only itself, with
+                // descriptors and filters that outlive this call (the
+                // caller waits for it).
+                unsafe { confine_thread(drop_caps, landlock_fd, &filters) }
+            })
+        } else {
+            Box::new(|| Ok(()))
+        };
+        let starter = if thread_confined || !tasks.is_empty() {
+            Some(
+                starter::Starter::start(tasks, confine)
+                    .map_err(|e| format!("the bot's starter thread: {e}"))?,
+            )
+        } else {
+            None
+        };
+        if let Some(group) = group.as_mut() {
+            let limits = cgroup::Limits {
+                processes: setup.policy.processes,
+                memory,
+            };
+            let inside = starter.as_ref().is_some_and(|s| s.inside);
+            group
+                .limit(limits, inside)
+                .map_err(|e| format!("cgroup: {e}"))?;
+        }
         // RLIMIT_NPROC counts all of the user's processes, so the bot's
         // allowance comes on top of what the user already runs.
         let nproc = match (&support.cgroups.pids, support.root) {
@@ -137,6 +193,9 @@ impl Confinement {
         };
         Ok(Confinement {
             inner: Arc::new(Inner {
+                starter,
+                thread_confined,
+                scope,
                 landlock,
                 seccomp,
                 memory: Some(memory),
@@ -144,14 +203,14 @@ impl Confinement {
                 file_size: Some(setup.policy.disk_mb.saturating_mul(1 << 20)),
                 group,
                 nproc,
-                drop_caps: probe::holds_capabilities().then(probe::last_capability),
+                drop_caps,
             }),
         })
     }
 
-    /// The thread that starts this bot's processes inside its cgroups, if any.
-    pub(crate) fn starter(&self) -> Option<&cgroup::Starter> {
-        self.inner.group.as_ref().and_then(|g| g.starter.as_ref())
+    /// The thread that starts this bot's processes, if any.
+    pub(crate) fn starter(&self) -> Option<&starter::Starter> {
+        self.inner.starter.as_ref()
     }
 
     /// How many processes of this bot exist now (zombies included), from its
@@ -234,6 +293,16 @@ impl Confinement {
                 return Err(errno());
             }
         }
+        if inner.thread_confined {
+            // Everything else is inherited from the starter thread; a layer
+            // of our own scopes signals and tracing away from it.
+            if let Some(fd) = &inner.scope {
+                if libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0u32) != 0 {
+                    return Err(errno());
+                }
+            }
+            return Ok(());
+        }
         if let Some(last) = inner.drop_caps {
             drop_capabilities(last)?;
         }
@@ -255,6 +324,52 @@ impl Confinement {
         }
         Ok(())
     }
+}
+
+/// Confines the calling thread (the bot's starter) once, for every child
+/// it will clone: capabilities, `no_new_privs`, Landlock, seccomp.
+///
+/// # Safety
+/// Restricts the calling thread for good: only for the starter thread.
+unsafe fn confine_thread(
+    drop_caps: Option<u32>,
+    landlock: Option<std::os::fd::RawFd>,
+    seccomp: &[BpfProgram],
+) -> Result<(), i32> {
+    let errno = || {
+        std::io::Error::last_os_error()
+            .raw_os_error()
+            .unwrap_or(libc::EIO)
+    };
+    if let Some(last) = drop_caps {
+        drop_capabilities(last)?;
+    }
+    if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+        return Err(errno());
+    }
+    if let Some(fd) = landlock {
+        if libc::syscall(libc::SYS_landlock_restrict_self, fd, 0u32) != 0 {
+            return Err(errno());
+        }
+    }
+    for bpf in seccomp {
+        if seccompiler::apply_filter(bpf).is_err() {
+            return Err(errno());
+        }
+    }
+    Ok(())
+}
+
+/// A ruleset that handles no file access, only scoping: a child's own
+/// layer under the starter thread's.
+fn scope_ruleset() -> Result<OwnedFd, RulesetError> {
+    let ruleset = Ruleset::default()
+        .scope(Scope::Signal | Scope::AbstractUnixSocket)?
+        .create()?;
+    let fd: Option<OwnedFd> = ruleset.into();
+    fd.ok_or(RulesetError::CreateRuleset(
+        landlock::CreateRulesetError::MissingHandledAccess,
+    ))
 }
 
 /// Drops every capability of the calling process for good: the bounding

@@ -138,11 +138,12 @@ impl Command {
     pub fn spawn(&self) -> io::Result<Child> {
         if let Some(starter) = self.confinement.starter() {
             // Started from the bot's starter thread, the child is born in
-            // the bot's cgroup (see `cgroup`). This thread waits, as it
+            // the bot's cgroups and confined (see `starter`). This thread waits, as it
             // would for its own vfork child.
             let (tx, rx) = std::sync::mpsc::sync_channel(1);
             let cmd = self.clone();
-            let job = Box::new(move |inside: bool| {
+            let inside = starter.inside;
+            let job = Box::new(move || {
                 let r = cmd.spawn_here(!inside);
                 // Dropped before replying: the caller's copy then keeps the
                 // confinement (and this thread) alive, never this one.

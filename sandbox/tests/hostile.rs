@@ -132,9 +132,24 @@ fn no_bot_signals_limits_or_reschedules_a_process_outside_it() {
     std::io::Read::read_exact(&mut rival_out, &mut ready).unwrap();
     let before = state(rival.pid);
     let referee = std::process::id();
+    // The threads that start bots' processes (its own bot's among them)
+    // carry the confinement its children inherit: no bot may signal or
+    // trace them either.
+    let starters: Vec<String> = std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .flatten()
+        .filter(|t| {
+            std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.trim() == "bot-starter")
+        })
+        .map(|t| t.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(starters.len() >= 2, "{starters:?}");
     let script = format!(
         "{TRY}
 import resource, signal
+for tid in [{starters}]:
+    attempt('starter signal', lambda: libc.syscall(234, {referee}, tid, 0))
+    attempt('starter trace', lambda: libc.ptrace(0x4206, tid, 0, 0))
 for who, pid in (('referee', {referee}), ('rival', {rival})):
     attempt(who + ' SIGSTOP', lambda: os.kill(pid, signal.SIGSTOP))
     attempt(who + ' renice', lambda: os.setpriority(os.PRIO_PROCESS, pid, 19))
@@ -151,7 +166,8 @@ resource.prlimit(0, resource.RLIMIT_NOFILE, (64, 64))
 os.sched_setaffinity(0, os.sched_getaffinity(0))
 print('self: ok')
 ",
-        rival = rival.pid
+        rival = rival.pid,
+        starters = starters.join(", "),
     );
     let out = python(&c, &w.own, &script);
     let mut names = Vec::new();
@@ -162,6 +178,8 @@ print('self: ok')
     }
     names.push("user renice".into());
     names.push("rival SIGWINCH".into());
+    names.push("starter signal".into());
+    names.push("starter trace".into());
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     assert_all_denied(&out, &names);
     assert!(out.contains("self: ok"), "{out}");

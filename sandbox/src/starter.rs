@@ -1,0 +1,96 @@
+//! A bot's starter thread: the one thread that starts every process of a
+//! bot, confined once so that its children inherit the confinement.
+//!
+//! Loading the bot's seccomp filters and merging its Landlock rules into a
+//! new domain cost the kernel hundreds of microseconds each time (the
+//! filters' per-syscall cache is computed by running them for every system
+//! call number; the rules are copied into the domain), which a per-move
+//! bot would pay on every move. Both are per thread and inherited by
+//! children, as are `no_new_privs` and capabilities. So the starter
+//! thread joins the bot's cgroups (v1), drops its capabilities, sets
+//! `no_new_privs` and applies the bot's Landlock rules and seccomp filters
+//! to itself, once; each child it clones is then born confined and only
+//! sets its resource limits and adds one Landlock layer of its own with
+//! no rules, only signal and abstract-socket scoping: that nested domain
+//! is what keeps a bot from signalling or tracing the starter thread,
+//! whose domain is the parent one.
+//!
+//! The starter thread only clones: it opens `/dev/null` and makes pipes,
+//! which the confinement allows, and the rest of the referee never runs on
+//! it.
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+
+/// A job for the starter thread.
+pub(crate) type Job = Box<dyn FnOnce() + Send>;
+
+/// What the thread does to itself when it starts.
+pub(crate) type Confine = Box<dyn FnOnce() -> Result<(), i32> + Send>;
+
+/// A bot's starter thread.
+#[derive(Debug)]
+pub(crate) struct Starter {
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    thread: Option<JoinHandle<()>>,
+    /// Whether the thread joined every group in `tasks`.
+    pub(crate) inside: bool,
+}
+
+impl Starter {
+    /// Starts the thread: it joins each group through its `tasks` file,
+    /// then runs `confine` on itself. Fails if the thread cannot be made
+    /// or `confine` fails (the errno of the failed step).
+    pub(crate) fn start(tasks: Vec<PathBuf>, confine: Confine) -> std::io::Result<Starter> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let (ready_tx, ready) = mpsc::sync_channel(1);
+        let thread = std::thread::Builder::new()
+            .name("bot-starter".into())
+            .spawn(move || {
+                // SAFETY: gettid has no preconditions.
+                let tid = unsafe { libc::gettid() };
+                let inside = !tasks.is_empty()
+                    && tasks
+                        .iter()
+                        .all(|t| std::fs::write(t, tid.to_string()).is_ok());
+                let confined = confine();
+                let ok = confined.is_ok();
+                let _ = ready_tx.send((inside, confined));
+                if ok {
+                    for job in rx {
+                        job();
+                    }
+                }
+            })?;
+        let (inside, confined) = ready
+            .recv()
+            .map_err(|_| std::io::Error::other("the bot's starter thread stopped"))?;
+        let starter = Starter {
+            jobs: Mutex::new(Some(tx)),
+            thread: Some(thread),
+            inside,
+        };
+        confined.map_err(std::io::Error::from_raw_os_error)?;
+        Ok(starter)
+    }
+
+    /// Runs `job` on the starter thread. False if the thread is gone.
+    pub(crate) fn run(&self, job: Job) -> bool {
+        let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        jobs.as_ref().is_some_and(|tx| tx.send(job).is_ok())
+    }
+}
+
+impl Drop for Starter {
+    fn drop(&mut self) {
+        // Closing the channel ends the thread's loop.
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(t) = self.thread.take() {
+            if t.thread().id() != std::thread::current().id() {
+                let _ = t.join();
+            }
+        }
+    }
+}
