@@ -27,7 +27,8 @@ pub struct BotToml {
     pub language: Option<String>,
     pub owner: Option<String>,
     /// Files the bot writes while it plays, which must not count as a change
-    /// of the bot (exact names or `*.ext`); `data.txt` never counts.
+    /// of the bot (exact names or `*.ext`); `data.txt` and `__pycache__`
+    /// never count.
     #[serde(default)]
     pub ignore: Vec<String>,
     /// Kept with its position so a challenge can reject a bad value by line.

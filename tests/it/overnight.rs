@@ -71,6 +71,10 @@ fn an_edited_bot_replays_only_its_games_and_data_txt_does_not_count() {
     // A bot writing its data.txt is not a change of the bot.
     std::fs::write(dir.path().join("b/data.txt"), "learned something").unwrap();
     assert_eq!(played(&run(dir.path())), 0);
+    // Nor is what Python caches beside a module the bot imports.
+    std::fs::create_dir(dir.path().join("c/__pycache__")).unwrap();
+    std::fs::write(dir.path().join("c/__pycache__/lib.cpython.pyc"), "x").unwrap();
+    assert_eq!(played(&run(dir.path())), 0);
     // Editing a's program replays a's four games, nothing else.
     let script = dir.path().join("a/run.sh");
     let text = std::fs::read_to_string(&script).unwrap();
