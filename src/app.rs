@@ -138,7 +138,7 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
         let progress = Arc::new(Progress::new(quiet));
         match run_pass(&args, &support, &cancel, progress).await {
             Ok(_) => {}
-            // A broken edit (bad instructions or bot.toml) waits for the next fix.
+            // A broken edit (bad instructions) waits for the next fix.
             Err(e @ Error::Input { .. }) => eprintln!("referee: error: {e}"),
             Err(e) => return Err(e),
         }
@@ -211,7 +211,12 @@ async fn run_pass(
         flags: args.setting_flags.0.clone(),
         settings: args.settings.clone(),
     };
-    let resolved = config::resolve(&path, &overrides)?;
+    let resolved = config::resolve_all(&path, &overrides)?;
+    for bot in &resolved.left_out {
+        // Shown even with --quiet: the organiser must know who is missing.
+        eprintln!("referee: {}", bot.warning());
+    }
+    let resolved = resolved.enough_bots()?;
     let challenge = resolved.challenge.get();
     let info = challenge.info();
     let jobs = jobs(args.jobs, info)?;

@@ -248,3 +248,56 @@ fn watch_mode_picks_up_a_new_bot_and_stops_on_sigterm() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
 }
+
+#[test]
+fn a_bot_that_breaks_its_own_bot_toml_is_left_out_and_its_games_come_back() {
+    let dir = tournament("challenge: meta-ttt\na sh a/run.sh\nb sh b/run.sh\nh sh h/run.sh\n");
+    bot_folder(dir.path(), "a");
+    bot_folder(dir.path(), "b");
+    // `h` plays firstLegal, but first turns its own bot.toml into garbage.
+    let h = dir.path().join("h");
+    std::fs::create_dir_all(&h).unwrap();
+    std::fs::write(
+        h.join("run.sh"),
+        format!(
+            "#!/bin/sh\nprintf 'rnu = 1\\n' > h/bot.toml\nexec {} \"$@\"\n",
+            q(&first_legal())
+        ),
+    )
+    .unwrap();
+    let toml = "language = \"shell\"\n";
+    std::fs::write(h.join("bot.toml"), toml).unwrap();
+    let first = run(dir.path());
+    assert_eq!(played(&first), 6, "{}", stderr(&first));
+    assert_eq!(
+        std::fs::read_to_string(h.join("bot.toml")).unwrap(),
+        "rnu = 1\n"
+    );
+
+    // The next run leaves `h` out, in one line, and replays nothing.
+    let second = run(dir.path());
+    let err = stderr(&second);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("leaving out")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].starts_with("referee: leaving out `h`: ")
+            && warnings[0].contains("h/bot.toml:1: unknown field `rnu`"),
+        "{err}"
+    );
+    assert_eq!(played(&second), 0, "{err}");
+    assert!(stdout(&second).starts_with("Bot 1, a, has "));
+    assert!(stdout(&second).contains("\nWith 2 bots, "));
+
+    // Its bot.toml restored, `h` is back with the games it had.
+    std::fs::write(h.join("bot.toml"), toml).unwrap();
+    let third = run(dir.path());
+    assert_eq!(played(&third), 0, "{}", stderr(&third));
+    let bot_lines = |out: &std::process::Output| -> Vec<String> {
+        stdout(out)
+            .lines()
+            .filter(|l| l.starts_with("Bot "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(bot_lines(&third), bot_lines(&first));
+}
