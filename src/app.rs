@@ -16,6 +16,7 @@ use crate::standings::Format;
 use crate::status::Status;
 use crate::tournament::{cores, TournamentSpec};
 use referee_sandbox::Support;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -104,15 +105,19 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<Status> {
     let progress = Arc::new(Progress::new(quiet));
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
-    run_pass(&args, &support, &cancel, progress).await
+    run_pass(&args, &support, &cancel, progress, &mut BTreeSet::new()).await
 }
 
 /// `referee watch`: runs what is missing, then watches the tournament
-/// folder and plays again whenever a bot folder appears or changes (or the
-/// instructions do), printing the updated standings. Stops on SIGTERM or
-/// Ctrl-C, exit status 0.
+/// folder and plays again when something a pass reads changed (the
+/// instructions, a bot folder appearing, going or changing), but not for
+/// what the last pass itself wrote: results, logs, and a bot's writes to
+/// its own folder ([`crate::watch`]). Prints the updated standings after
+/// each pass. Stops on SIGTERM or Ctrl-C, exit status 0.
 async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
+    use crate::watch::{counts, settle, Snapshot};
     use notify::{RecursiveMode, Watcher};
+    use std::sync::atomic::{AtomicU64, Ordering};
     let path = args.instructions.clone().ok_or_else(|| {
         Error::input("no tournament given: pass --instructions FILE (see --help)")
     })?;
@@ -122,10 +127,14 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
     let progress = Arc::new(Progress::new(quiet));
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
 
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+    // Events are counted, not queued: a bot writing all night costs nothing.
+    let events = Arc::new(AtomicU64::new(0));
+    let woken = Arc::new(tokio::sync::Notify::new());
+    let (count, wake) = (Arc::clone(&events), Arc::clone(&woken));
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if event.is_ok() {
-            let _ = tx.send(());
+        if counts(&event) {
+            count.fetch_add(1, Ordering::Relaxed);
+            wake.notify_one();
         }
     })
     .map_err(|e| Error::machine(format!("cannot watch {}: {e}", dir.display())))?;
@@ -134,73 +143,50 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
         .map_err(|e| Error::machine(format!("cannot watch {}: {e}", dir.display())))?;
 
     loop {
-        let before = folder_snapshot(&path, &dir);
+        let before = Snapshot::take(&path, &dir);
+        let mut played = BTreeSet::new();
         let progress = Arc::new(Progress::new(quiet));
-        match run_pass(&args, &support, &cancel, progress).await {
+        match run_pass(&args, &support, &cancel, progress, &mut played).await {
             Ok(_) => {}
-            // A broken edit (bad instructions or bot.toml) waits for the next fix.
+            // A broken edit (bad instructions) waits for the next fix.
             Err(e @ Error::Input { .. }) => eprintln!("referee: error: {e}"),
             Err(e) => return Err(e),
         }
         if cancel.is_cancelled() {
             return Ok(Status::Done);
         }
+        let after = Snapshot::take(&path, &dir);
         eprintln!(
             "referee: watching {} for new or changed bots (Ctrl-C to stop)",
             dir.display()
         );
-        // Our own run changed the folder (results, logs, data files): only a
-        // change of what identifies the bots starts another pass.
-        let mut last = before;
         loop {
             tokio::select! {
                 _ = cancel.cancelled() => return Ok(Status::Done),
-                got = rx.recv() => if got.is_none() { return Ok(Status::Done) },
+                _ = woken.notified() => {}
             }
-            // Let a copy in progress settle, then drain the burst of events.
-            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-            while rx.try_recv().is_ok() {}
-            let now = folder_snapshot(&path, &dir);
-            if now != last {
+            if !settle(&events, &cancel).await {
+                return Ok(Status::Done);
+            }
+            let now = Snapshot::take(&path, &dir);
+            if let Some(what) = now.changed_since(&before, &after, &played) {
+                eprintln!("referee: {what}; playing again");
                 break;
             }
-            last = now;
         }
     }
-}
-
-/// What identifies a tournament's field: the instructions' text and every
-/// bot folder's content hash (ignoring what bots write while playing).
-fn folder_snapshot(instructions: &Path, dir: &Path) -> Vec<(String, String)> {
-    let mut snap = vec![(
-        "instructions".to_string(),
-        std::fs::read_to_string(instructions).unwrap_or_default(),
-    )];
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if !e.path().is_dir() || crate::instructions::RESERVED_NAMES.contains(&name.as_str()) {
-                continue;
-            }
-            let ignore = crate::bot_toml::BotToml::load(&e.path())
-                .ok()
-                .flatten()
-                .map(|t| t.ignore)
-                .unwrap_or_default();
-            snap.push((name, crate::bot_folder::content_hash(&e.path(), &ignore)));
-        }
-    }
-    snap.sort();
-    snap
 }
 
 /// One pass over a tournament: resolve, build, play what is missing, print
 /// the standings.
+/// `played` gets the names of the bots whose processes may run (builds
+/// included), once they are known.
 async fn run_pass(
     args: &RunArgs,
     support: &Support,
     cancel: &CancellationToken,
     progress: Arc<Progress>,
+    played: &mut BTreeSet<String>,
 ) -> Result<Status> {
     let path = args.instructions.clone().ok_or_else(|| {
         Error::input("no tournament given: pass --instructions FILE (see --help)")
@@ -211,7 +197,13 @@ async fn run_pass(
         flags: args.setting_flags.0.clone(),
         settings: args.settings.clone(),
     };
-    let resolved = config::resolve(&path, &overrides)?;
+    let resolved = config::resolve_all(&path, &overrides)?;
+    for bot in &resolved.left_out {
+        // Shown even with --quiet: the organiser must know who is missing.
+        eprintln!("referee: {}", bot.warning());
+    }
+    let resolved = resolved.enough_bots()?;
+    played.extend(resolved.spec.bots.iter().map(|b| b.name.clone()));
     let challenge = resolved.challenge.get();
     let info = challenge.info();
     let jobs = jobs(args.jobs, info)?;

@@ -2,7 +2,8 @@
 //! a build is redone and which games a changed bot must replay.
 //!
 //! Files a bot writes while it plays must not count, or every game would
-//! change its own key: `data.txt` (meta-ttt's data file) never counts, and
+//! change its own key: `data.txt` (meta-ttt's data file) and `__pycache__`
+//! (what Python writes beside a module a bot imports) never count, and
 //! bot.toml's `ignore` names more (exact names, or `*.ext` patterns).
 
 use std::path::Path;
@@ -73,8 +74,11 @@ fn hash_file(path: &Path, h: &mut blake3::Hasher) {
     }
 }
 
+/// Names that never count, at any depth.
+const NEVER_COUNTED: [&str; 2] = ["data.txt", "__pycache__"];
+
 fn ignored(name: &str, ignore: &[String]) -> bool {
-    name == "data.txt"
+    NEVER_COUNTED.contains(&name)
         || ignore.iter().any(|p| match p.strip_prefix("*.") {
             Some(ext) => name.rsplit_once('.').is_some_and(|(_, e)| e == ext),
             None => p == name,
@@ -115,6 +119,8 @@ mod tests {
         std::fs::write(d.path().join("data.txt"), "learned").unwrap();
         std::fs::write(d.path().join("memory.json"), "{}").unwrap();
         std::fs::write(d.path().join("run.log"), "...").unwrap();
+        std::fs::create_dir(d.path().join("lib/__pycache__")).unwrap();
+        std::fs::write(d.path().join("lib/__pycache__/util.pyc"), "\x00").unwrap();
         assert_eq!(content_hash(d.path(), &ignore), before);
         std::fs::write(d.path().join("lib/util.py"), "x = 2").unwrap();
         assert_ne!(content_hash(d.path(), &ignore), before);

@@ -41,12 +41,66 @@ pub struct Resolved {
     pub instructions: Instructions,
     /// Whether a `seed:` header or `--seed` chose the seed (else it is 0).
     pub seed_given: bool,
+    /// Bots whose folder's bot.toml is unusable: not in `spec`, each to be
+    /// reported in one line.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A bot left out of this run because its bot.toml cannot be used
+/// (unreadable, not a small regular file, invalid, or a drop-in without
+/// `name` and `run`). Bots write their own folders, so this is the bot's
+/// problem, not the run's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOut {
+    pub name: String,
+    /// Why, naming the file (and the line where there is one).
+    pub reason: String,
+}
+
+impl Resolved {
+    /// `self` if it has the two bots a tournament needs.
+    pub fn enough_bots(self) -> Result<Resolved> {
+        let found = self.spec.bots.len();
+        if found >= 2 {
+            return Ok(self);
+        }
+        let also = match self.left_out.len() {
+            0 => String::new(),
+            n => format!(" ({n} left out)"),
+        };
+        Err(Error::input_file(
+            &self.instructions.path,
+            format!("a tournament needs at least 2 bots, found {found}{also}"),
+        ))
+    }
+}
+
+impl LeftOut {
+    fn new(name: &str, reason: &Error) -> LeftOut {
+        LeftOut {
+            name: name.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// The warning line, without the `referee: ` prefix.
+    pub fn warning(&self) -> String {
+        format!("leaving out `{}`: {}", self.name, self.reason)
+    }
 }
 
 /// Default seconds a bot.toml build may take.
 pub const BUILD_TIMEOUT_S: u64 = 300;
 
+/// [`resolve_all`], then at least two bots or an input error.
 pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
+    resolve_all(path, over)?.enough_bots()
+}
+
+/// The tournament of the instructions at `path`, whatever the number of
+/// bots: those left out are in `left_out`, to be reported before
+/// [`Resolved::enough_bots`] may stop the run.
+pub fn resolve_all(path: &Path, over: &Overrides) -> Result<Resolved> {
     let instructions = Instructions::load(path)?;
     let file = &instructions.path;
 
@@ -134,13 +188,10 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
     let mut bots = Vec::new();
     let mut builds = Vec::new();
     let mut ignores = Vec::new();
+    let mut left_out = Vec::new();
     for listed in &instructions.bots {
-        let folder = dir.join(&listed.name);
-        let toml = if folder.is_dir() {
-            BotToml::load(&folder)?
-        } else {
-            None
-        };
+        // What the instructions say is the organiser's: a mistake there
+        // stops the run.
         let (command, argv) = match challenge.info().bot_kind {
             BotKind::Process => {
                 if listed.argv.is_empty() {
@@ -157,49 +208,47 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
                 (path.clone(), vec![path])
             }
         };
-        let (bot, build) = bot_spec(
-            &listed.name,
-            &command,
-            argv,
-            folder,
-            toml.as_ref(),
-            challenge,
-        )?;
-        bots.push(bot);
-        builds.push(build);
-        ignores.push(toml.map(|t| t.ignore).unwrap_or_default());
-    }
-    for (name, folder, toml) in drop_ins(&dir, &instructions)? {
-        let run = toml.run.clone().unwrap_or_default();
-        let (command, argv) = match challenge.info().bot_kind {
-            BotKind::Process => {
-                let argv = split_command(&run).map_err(|m| Error::input_file(&toml.path, m))?;
-                (run, argv)
-            }
-            BotKind::ProgramFile { .. } => {
-                // `run` names the program file relative to the bot's own folder.
-                let path = if Path::new(&run).is_absolute() {
-                    run.clone()
-                } else {
-                    format!("{name}/{run}")
-                };
-                check_program_file(&dir, &path).map_err(|m| {
-                    let line = toml.line_of_key("run").unwrap_or(1);
-                    Error::input_at(&toml.path, line, format!("bot `{name}`: {m}"))
-                })?;
-                (path.clone(), vec![path])
-            }
+        // The bot's folder is the bot's, which may have rewritten its own
+        // bot.toml: a broken one leaves this bot out, not the run.
+        let folder = dir.join(&listed.name);
+        let toml = if folder.is_dir() {
+            BotToml::load(&folder)
+        } else {
+            Ok(None)
         };
-        let (bot, build) = bot_spec(&name, &command, argv, folder, Some(&toml), challenge)?;
-        bots.push(bot);
-        builds.push(build);
-        ignores.push(toml.ignore.clone());
+        let bot = toml.and_then(|toml| {
+            let (bot, build) = bot_spec(
+                &listed.name,
+                &command,
+                argv,
+                folder,
+                toml.as_ref(),
+                challenge,
+            )?;
+            Ok((bot, build, toml.map(|t| t.ignore).unwrap_or_default()))
+        });
+        match bot {
+            Ok((bot, build, ignore)) => {
+                bots.push(bot);
+                builds.push(build);
+                ignores.push(ignore);
+            }
+            Err(e) => left_out.push(LeftOut::new(&listed.name, &e)),
+        }
     }
-    if bots.len() < 2 {
-        return Err(Error::input_file(
-            file,
-            format!("a tournament needs at least 2 bots, found {}", bots.len()),
-        ));
+    for (name, drop_in) in drop_ins(&dir, &instructions)? {
+        let bot = drop_in.and_then(|(folder, toml)| {
+            let (bot, build) = drop_in_spec(&dir, &name, folder, &toml, challenge)?;
+            Ok((bot, build, toml.ignore))
+        });
+        match bot {
+            Ok((bot, build, ignore)) => {
+                bots.push(bot);
+                builds.push(build);
+                ignores.push(ignore);
+            }
+            Err(e) => left_out.push(LeftOut::new(&name, &e)),
+        }
     }
     Ok(Resolved {
         challenge,
@@ -214,7 +263,37 @@ pub fn resolve(path: &Path, over: &Overrides) -> Result<Resolved> {
         ignores,
         instructions,
         seed_given,
+        left_out,
     })
+}
+
+/// A drop-in bot's spec from its bot.toml (which holds `name` and `run`).
+fn drop_in_spec(
+    dir: &Path,
+    name: &str,
+    folder: PathBuf,
+    toml: &BotToml,
+    challenge: ChallengeId,
+) -> Result<(BotSpec, Option<Build>)> {
+    let run = toml.run.clone().unwrap_or_default();
+    let at_run = |m: String| Error::input_at(&toml.path, toml.line_of_key("run").unwrap_or(1), m);
+    let (command, argv) = match challenge.info().bot_kind {
+        BotKind::Process => {
+            let argv = split_command(&run).map_err(at_run)?;
+            (run, argv)
+        }
+        BotKind::ProgramFile { .. } => {
+            // `run` names the program file relative to the bot's own folder.
+            let path = if Path::new(&run).is_absolute() {
+                run.clone()
+            } else {
+                format!("{name}/{run}")
+            };
+            check_program_file(dir, &path).map_err(|m| at_run(format!("bot `{name}`: {m}")))?;
+            (path.clone(), vec![path])
+        }
+    };
+    bot_spec(name, &command, argv, folder, Some(toml), challenge)
 }
 
 fn bot_spec(
@@ -306,9 +385,13 @@ fn check_program_file(dir: &Path, path: &str) -> std::result::Result<(), String>
     }
 }
 
-/// Folders of the tournament directory with a bot.toml holding `name` and
-/// `run`, not listed in the instructions, in name order.
-fn drop_ins(dir: &Path, instructions: &Instructions) -> Result<Vec<(String, PathBuf, BotToml)>> {
+/// A drop-in bot's folder and bot.toml, or why it cannot join.
+type DropIn = Result<(PathBuf, BotToml)>;
+
+/// Folders of the tournament directory that hold a bot.toml and are not
+/// listed in the instructions, in name order: each a drop-in bot (its
+/// folder and bot.toml, which has `name` and `run`), or why it cannot join.
+fn drop_ins(dir: &Path, instructions: &Instructions) -> Result<Vec<(String, DropIn)>> {
     let entries = std::fs::read_dir(dir)
         .map_err(|e| Error::input_file(dir, format!("cannot list the folder: {e}")))?;
     let mut found = Vec::new();
@@ -323,25 +406,41 @@ fn drop_ins(dir: &Path, instructions: &Instructions) -> Result<Vec<(String, Path
         if instructions.bots.iter().any(|b| b.name == folder_name) {
             continue;
         }
-        let Some(toml) = BotToml::load(&folder)? else {
-            continue;
+        let toml = match BotToml::load(&folder) {
+            Ok(None) => continue,
+            Ok(Some(toml)) => drop_in_toml(&folder_name, toml),
+            Err(e) => Err(e),
         };
-        let (Some(name), Some(_)) = (&toml.name, &toml.run) else {
-            continue;
-        };
-        if *name != folder_name {
-            return Err(Error::input_file(
-                &toml.path,
-                format!(
-                    "name `{name}` must match the folder name `{folder_name}` for a drop-in bot"
-                ),
-            ));
-        }
-        validate_name(name).map_err(|m| Error::input_file(&toml.path, m))?;
-        found.push((name.clone(), folder, toml));
+        found.push((folder_name, toml.map(|t| (folder, t))));
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(found)
+}
+
+/// A drop-in's bot.toml, if it names its folder and says how to run it.
+fn drop_in_toml(folder_name: &str, toml: BotToml) -> Result<BotToml> {
+    let missing = match (&toml.name, &toml.run) {
+        (Some(name), Some(_)) => {
+            let at_name =
+                |m: String| Error::input_at(&toml.path, toml.line_of_key("name").unwrap_or(1), m);
+            if name != folder_name {
+                return Err(at_name(format!(
+                    "name `{name}` must match the folder name `{folder_name}` for a drop-in bot"
+                )));
+            }
+            validate_name(name).map_err(at_name)?;
+            return Ok(toml);
+        }
+        (None, Some(_)) => "`name`",
+        (Some(_), None) => "`run`",
+        (None, None) => "`name` and `run`",
+    };
+    Err(Error::input_file(
+        &toml.path,
+        format!(
+            "no {missing}: a bot the instructions do not list joins with `name` and `run` in its bot.toml"
+        ),
+    ))
 }
 
 /// Parses `KEY=VALUE` for `--set`.
@@ -398,5 +497,62 @@ mod tests {
         let e = resolve_with(&[("timeout-ms", "soon")], &[]).unwrap_err();
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().starts_with("--timeout-ms soon: "), "{e}");
+    }
+
+    #[test]
+    fn a_bot_with_an_unusable_bot_toml_is_left_out_and_the_rest_resolve() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("instructions.txt");
+        std::fs::write(&path, "challenge: meta-ttt\na true\nb true\nc true\n").unwrap();
+        let toml = |folder: &str, text: &str| {
+            let f = dir.path().join(folder);
+            std::fs::create_dir_all(&f).unwrap();
+            std::fs::write(f.join("bot.toml"), text).unwrap();
+            f.canonicalize().unwrap().join("bot.toml")
+        };
+        let b = toml("b", "language = \"C\"\n\nrnu = \"x\"\n");
+        let late = toml("late", "name = \"late\"\nrun = \"sh late/run.sh\"\n");
+        let half = toml("half", "name = \"half\"\n");
+        let other = toml("other", "run = \"true\"\nname = \"another\"\n");
+        let empty = toml("empty", "name = \"empty\"\nrun = \"\"\n");
+        // A folder without bot.toml is not a bot at all.
+        std::fs::create_dir(dir.path().join("notes")).unwrap();
+        let r = resolve(&path, &Overrides::default()).unwrap();
+        let names: Vec<_> = r.spec.bots.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(names, ["a", "c", "late"]);
+        assert_eq!((r.builds.len(), r.ignores.len()), (3, 3));
+        let warnings: Vec<String> = r.left_out.iter().map(LeftOut::warning).collect();
+        let d = |p: &PathBuf| p.display().to_string();
+        assert_eq!(
+            warnings,
+            [
+                format!(
+                    "leaving out `b`: {}:3: unknown field `rnu`, expected one of {}",
+                    d(&b),
+                    "`name`, `run`, `build`, `build-timeout-s`, `language`, `owner`, `ignore`, `interface`"
+                ),
+                format!("leaving out `empty`: {}:2: empty command", d(&empty)),
+                format!(
+                    "leaving out `half`: {}: no `run`: a bot the instructions do not list joins with `name` and `run` in its bot.toml",
+                    d(&half)
+                ),
+                format!(
+                    "leaving out `other`: {}:2: name `another` must match the folder name `other` for a drop-in bot",
+                    d(&other)
+                ),
+            ]
+        );
+        assert!(late.exists());
+
+        // Left out until two bots are not left: then the run cannot start.
+        std::fs::write(&path, "challenge: meta-ttt\nb true\n").unwrap();
+        std::fs::remove_dir_all(dir.path().join("late")).unwrap();
+        let e = resolve(&path, &Overrides::default()).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.to_string()
+                .ends_with("a tournament needs at least 2 bots, found 0 (4 left out)"),
+            "{e}"
+        );
     }
 }

@@ -25,3 +25,4 @@ pub mod setting_flags;
 pub mod standings;
 pub mod status;
 pub mod tournament;
+pub mod watch;

@@ -284,13 +284,15 @@ fn a_drop_in_names_its_file_relative_to_its_folder() {
         "name = \"Drop\"\n\nrun = \"missing.bf\"\n",
     )
     .unwrap();
+    // The drop-in is left out, which leaves too few bots to play.
     let out = run(dir.path(), &[]);
     assert_eq!(out.status.code(), Some(2));
     let toml = dir.path().canonicalize().unwrap().join("Drop/bot.toml");
     assert_eq!(
         stderr(&out),
         format!(
-            "referee: error: {}:3: bot `Drop`: program file `Drop/missing.bf` not found\n",
+            "referee: leaving out `Drop`: {}:3: bot `Drop`: program file `Drop/missing.bf` not found\n\
+             referee: error: instructions.txt: a tournament needs at least 2 bots, found 1 (1 left out)\n",
             toml.display()
         )
     );

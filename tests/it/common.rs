@@ -71,6 +71,31 @@ pub fn referee(cwd: &Path, args: &[&str]) -> Output {
         .expect("referee runs")
 }
 
+/// [`referee`], but a run still going after `limit` is killed and fails
+/// the test (an input that hangs the referee must not hang the tests).
+pub fn referee_within(cwd: &Path, args: &[&str], limit: std::time::Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("referee runs");
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.expect("referee ends"),
+        Err(_) => {
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+            panic!("the referee was still running after {limit:?}");
+        }
+    }
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

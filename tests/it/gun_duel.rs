@@ -636,14 +636,21 @@ fn organiser_errors_name_the_file_and_line() {
         "language = \"C\"\ninterface = \"stdin\"\n",
     )
     .unwrap();
+    // The bot's own file: it is left out, which leaves too few bots.
     let out = referee(dir.path(), &["--instructions", "instructions.txt"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
     assert!(
-        err.contains("b/bot.toml:2: unknown gun-duel interface `stdin`"),
+        lines[0].starts_with("referee: leaving out `b`: ")
+            && lines[0].contains("b/bot.toml:2: unknown gun-duel interface `stdin`"),
         "{err}"
     );
-    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        lines[1].ends_with("a tournament needs at least 2 bots, found 1 (1 left out)"),
+        "{err}"
+    );
 
     let dir = tournament("challenge: gun-duel\ninterface: pipes\na true\nb true\n");
     let out = referee(dir.path(), &["--instructions", "instructions.txt"]);

@@ -1,7 +1,7 @@
 //! Bad input from the organiser: one clear error line naming the file and
 //! line, exit status 2, nothing run.
 
-use crate::common::{referee, stderr, stdout, tournament};
+use crate::common::{referee, referee_within, stderr, stdout, tournament};
 
 fn fails_with(instructions: &str, expected: &str) {
     let dir = tournament(instructions);
@@ -99,22 +99,89 @@ fn the_challenge_may_come_from_the_command_line() {
 }
 
 #[test]
-fn a_bad_bot_toml_names_its_file_and_line() {
-    let dir = tournament("challenge: meta-ttt\na true\nb true\n");
-    std::fs::create_dir(dir.path().join("b")).unwrap();
+fn a_bot_with_a_broken_or_hostile_bot_toml_is_left_out_and_the_rest_play() {
+    let dir = tournament("challenge: meta-ttt\na true\nb true\nc true\n");
+    let folder = |name: &str| {
+        let f = dir.path().join(name);
+        std::fs::create_dir_all(&f).unwrap();
+        f
+    };
+    let drop_in = |name: &str| format!("name = \"{name}\"\nrun = \"true\"\n");
+    // A listed bot with an unknown key; drop-ins that lack `run`, whose
+    // bot.toml is a FIFO (reading it would block for ever), a link out of
+    // the folder, or over 64 KiB.
     std::fs::write(
-        dir.path().join("b/bot.toml"),
-        "language = \"C\"\nbiuld = \"make\"\n",
+        folder("b").join("bot.toml"),
+        "language = \"C\"\nrnu = \"make\"\n",
     )
     .unwrap();
-    let out = referee(dir.path(), &["--instructions", "instructions.txt"]);
-    assert_eq!(out.status.code(), Some(2));
+    std::fs::write(folder("half").join("bot.toml"), "name = \"half\"\n").unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(folder("fifo").join("bot.toml"))
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    std::fs::write(dir.path().join("outside.toml"), drop_in("linked")).unwrap();
+    std::os::unix::fs::symlink("../outside.toml", folder("linked").join("bot.toml")).unwrap();
+    let padding = "# padding\n".repeat(7000);
+    std::fs::write(folder("big").join("bot.toml"), drop_in("big") + &padding).unwrap();
+    // A drop-in that is fine joins.
+    std::fs::write(folder("late").join("bot.toml"), drop_in("late")).unwrap();
+
+    let out = referee_within(
+        dir.path(),
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--set",
+            "max-rounds=2",
+        ],
+        std::time::Duration::from_secs(300),
+    );
     let err = stderr(&out);
-    assert!(
-        err.starts_with("referee: error: ") && err.contains("b/bot.toml:2: unknown field `biuld`"),
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let toml = |name: &str| {
+        dir.path()
+            .canonicalize()
+            .unwrap()
+            .join(name)
+            .join("bot.toml")
+            .display()
+            .to_string()
+    };
+    let warnings: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("referee: leaving out"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            format!(
+                "referee: leaving out `b`: {}:2: unknown field `rnu`, expected one of \
+                 `name`, `run`, `build`, `build-timeout-s`, `language`, `owner`, `ignore`, `interface`",
+                toml("b")
+            ),
+            format!("referee: leaving out `big`: {}: is larger than 64 KiB", toml("big")),
+            format!("referee: leaving out `fifo`: {}: is a FIFO, not a file", toml("fifo")),
+            format!(
+                "referee: leaving out `half`: {}: no `run`: a bot the instructions do not \
+                 list joins with `name` and `run` in its bot.toml",
+                toml("half")
+            ),
+            format!(
+                "referee: leaving out `linked`: {}: is a symbolic link, not a file",
+                toml("linked")
+            ),
+        ],
         "{err}"
     );
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let text = stdout(&out);
+    let names: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("Bot "))
+        .filter_map(|l| l.split(", ").nth(1))
+        .collect();
+    assert_eq!(names, ["a", "c", "late"], "{text}");
 }
 
 #[test]

@@ -71,6 +71,10 @@ fn an_edited_bot_replays_only_its_games_and_data_txt_does_not_count() {
     // A bot writing its data.txt is not a change of the bot.
     std::fs::write(dir.path().join("b/data.txt"), "learned something").unwrap();
     assert_eq!(played(&run(dir.path())), 0);
+    // Nor is what Python caches beside a module the bot imports.
+    std::fs::create_dir(dir.path().join("c/__pycache__")).unwrap();
+    std::fs::write(dir.path().join("c/__pycache__/lib.cpython.pyc"), "x").unwrap();
+    assert_eq!(played(&run(dir.path())), 0);
     // Editing a's program replays a's four games, nothing else.
     let script = dir.path().join("a/run.sh");
     let text = std::fs::read_to_string(&script).unwrap();
@@ -243,4 +247,219 @@ fn watch_mode_picks_up_a_new_bot_and_stops_on_sigterm() {
     .unwrap();
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn a_bot_that_breaks_its_own_bot_toml_is_left_out_and_its_games_come_back() {
+    let dir = tournament("challenge: meta-ttt\na sh a/run.sh\nb sh b/run.sh\nh sh h/run.sh\n");
+    bot_folder(dir.path(), "a");
+    bot_folder(dir.path(), "b");
+    // `h` plays firstLegal, but first turns its own bot.toml into garbage.
+    let h = dir.path().join("h");
+    std::fs::create_dir_all(&h).unwrap();
+    std::fs::write(
+        h.join("run.sh"),
+        format!(
+            "#!/bin/sh\nprintf 'rnu = 1\\n' > h/bot.toml\nexec {} \"$@\"\n",
+            q(&first_legal())
+        ),
+    )
+    .unwrap();
+    let toml = "language = \"shell\"\n";
+    std::fs::write(h.join("bot.toml"), toml).unwrap();
+    let first = run(dir.path());
+    assert_eq!(played(&first), 6, "{}", stderr(&first));
+    assert_eq!(
+        std::fs::read_to_string(h.join("bot.toml")).unwrap(),
+        "rnu = 1\n"
+    );
+
+    // The next run leaves `h` out, in one line, and replays nothing.
+    let second = run(dir.path());
+    let err = stderr(&second);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("leaving out")).collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].starts_with("referee: leaving out `h`: ")
+            && warnings[0].contains("h/bot.toml:1: unknown field `rnu`"),
+        "{err}"
+    );
+    assert_eq!(played(&second), 0, "{err}");
+    assert!(stdout(&second).starts_with("Bot 1, a, has "));
+    assert!(stdout(&second).contains("\nWith 2 bots, "));
+
+    // Its bot.toml restored, `h` is back with the games it had.
+    std::fs::write(h.join("bot.toml"), toml).unwrap();
+    let third = run(dir.path());
+    assert_eq!(played(&third), 0, "{}", stderr(&third));
+    let bot_lines = |out: &std::process::Output| -> Vec<String> {
+        stdout(out)
+            .lines()
+            .filter(|l| l.starts_with("Bot "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(bot_lines(&third), bot_lines(&first));
+}
+
+/// `referee watch` on a tournament folder, its stdout and stderr lines
+/// arriving on one channel.
+struct Watch {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Watch {
+    fn start(dir: &Path, extra: &[&str]) -> Watch {
+        use std::io::{BufRead, BufReader, Read};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(["watch", "--instructions", "instructions.txt"])
+            .args(extra)
+            .current_dir(dir)
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, lines) = std::sync::mpsc::channel::<String>();
+        let streams: [Box<dyn Read + Send>; 2] = [
+            Box::new(child.stdout.take().unwrap()),
+            Box::new(child.stderr.take().unwrap()),
+        ];
+        for stream in streams {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        Watch { child, lines }
+    }
+
+    /// Waits (at most a minute) until a line starting with each of
+    /// `prefixes` has arrived, in any order (stdout and stderr are read
+    /// apart, so their lines may interleave either way); returns the lines.
+    fn wait_for(&self, prefixes: &[&str]) -> Vec<String> {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let mut seen = Vec::new();
+        while !prefixes
+            .iter()
+            .all(|p| seen.iter().any(|l: &String| l.starts_with(p)))
+        {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => seen.push(line),
+                Err(_) => panic!("no {prefixes:?} lines from watch mode in {seen:#?}"),
+            }
+        }
+        seen
+    }
+
+    /// The lines that arrive within `time`.
+    fn lines_within(&self, time: std::time::Duration) -> Vec<String> {
+        let until = std::time::Instant::now() + time;
+        let mut got = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(until.saturating_duration_since(std::time::Instant::now()))
+        {
+            got.push(line);
+        }
+        got
+    }
+
+    fn stop(mut self) {
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(self.child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
+        let status = self.child.wait().unwrap();
+        assert_eq!(status.code(), Some(0));
+    }
+}
+
+#[test]
+fn watch_mode_settles_when_a_bot_writes_its_own_folder() {
+    let dir = tournament("challenge: meta-ttt\nmax-rounds: 30\na sh a/run.sh\nb sh b/run.sh\n");
+    bot_folder(dir.path(), "a");
+    // `b` writes a new file into its folder at every move.
+    let b = dir.path().join("b");
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(
+        b.join("run.sh"),
+        format!(
+            "#!/bin/sh\necho move > \"b/junk-$$\"\nexec {} \"$@\"\n",
+            q(&first_legal())
+        ),
+    )
+    .unwrap();
+    let watch = Watch::start(dir.path(), &[]);
+    watch.wait_for(&["With 2 bots", "referee: watching "]);
+    assert!(std::fs::read_dir(&b).unwrap().count() > 2, "b wrote files");
+    // What `b` wrote while it played does not start another pass (which
+    // would replay b's games, as its folder changed: `[n/2]` lines).
+    let idle = watch.lines_within(std::time::Duration::from_secs(5));
+    assert!(idle.is_empty(), "{idle:#?}");
+
+    // A change from outside does.
+    bot_folder(dir.path(), "late");
+    std::fs::write(
+        dir.path().join("late/bot.toml"),
+        "name = \"late\"\nrun = \"sh late/run.sh\"\n",
+    )
+    .unwrap();
+    watch.wait_for(&[
+        "referee: new bot folder `late`; playing again",
+        "With 3 bots",
+        "referee: watching ",
+    ]);
+    let idle = watch.lines_within(std::time::Duration::from_secs(5));
+    assert!(idle.is_empty(), "{idle:#?}");
+    watch.stop();
+}
+
+#[test]
+fn watch_mode_sees_a_bot_dropped_in_while_a_pass_runs() {
+    let dir = tournament(
+        "challenge: meta-ttt\ntimeout-ms: 60000\nmax-rounds: 30\na sh a/run.sh\nslow sh slow/run.sh\n",
+    );
+    bot_folder(dir.path(), "a");
+    // `slow` holds its first move until the test says `go`.
+    let slow = dir.path().join("slow");
+    std::fs::create_dir_all(&slow).unwrap();
+    std::fs::write(
+        slow.join("run.sh"),
+        format!(
+            "#!/bin/sh\ntouch slow/waiting\ni=0\n\
+             while [ ! -e slow/go ] && [ $i -lt 1000 ]; do sleep 0.05; i=$((i+1)); done\n\
+             exec {} \"$@\"\n",
+            q(&first_legal())
+        ),
+    )
+    .unwrap();
+    let watch = Watch::start(dir.path(), &["--quiet"]);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !slow.join("waiting").exists() {
+        assert!(std::time::Instant::now() < until, "slow never moved");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    bot_folder(dir.path(), "late");
+    std::fs::write(
+        dir.path().join("late/bot.toml"),
+        "name = \"late\"\nrun = \"sh late/run.sh\"\n",
+    )
+    .unwrap();
+    std::fs::write(slow.join("go"), "").unwrap();
+    // Standings are on stdout, so they arrive in order.
+    let first = watch.wait_for(&["With 2 bots"]);
+    assert!(
+        !first.iter().any(|l| l.starts_with("With 3 bots")),
+        "{first:#?}"
+    );
+    watch.wait_for(&["With 3 bots"]);
+    watch.stop();
 }
