@@ -71,12 +71,8 @@ struct Inner {
     /// The thread that starts every process of this bot (see `starter`).
     starter: Option<starter::Starter>,
     /// Whether the starter thread carries the confinement (capabilities,
-    /// `no_new_privs`, Landlock rules, seccomp) for its children, which then
-    /// add only `scope`.
+    /// `no_new_privs`, Landlock rules, seccomp) for its children.
     thread_confined: bool,
-    /// A Landlock ruleset with no rules, only scoping: each child's own
-    /// layer when the starter thread carries the rest.
-    scope: Option<OwnedFd>,
     landlock: Option<OwnedFd>,
     seccomp: Vec<BpfProgram>,
     /// RLIMIT_DATA in bytes.
@@ -109,7 +105,7 @@ impl Confinement {
             None => None,
         };
         let seccomp = match (setup.policy.network, support.seccomp) {
-            (false, true) => seccomp::filters()?,
+            (false, true) => seccomp::filters(None)?,
             _ => Vec::new(),
         };
         let memory = setup.policy.memory_mb.saturating_mul(1 << 20);
@@ -126,15 +122,9 @@ impl Confinement {
             None
         };
         let drop_caps = probe::holds_capabilities().then(probe::last_capability);
-        // With scoping, each child's own empty layer keeps it from
-        // signalling or tracing the starter thread, so the thread can carry
-        // the rest of the confinement for all of them.
-        let scope = match support.landlock_abi {
-            Some(abi) if abi >= probe::LANDLOCK_SCOPED && landlock.is_some() => {
-                Some(scope_ruleset().map_err(|e| format!("landlock: {e}"))?)
-            }
-            _ => None,
-        };
+        // Nothing in the same Landlock domain as the starter thread may
+        // trace it or read its memory (the referee's): see `starter`.
+        sys::not_dumpable();
         let tasks = group
             .as_ref()
             .map(cgroup::BotGroup::thread_tasks)
@@ -142,14 +132,22 @@ impl Confinement {
         // A child that must move itself into a cgroup (v2) writes a file
         // the confinement forbids: then each child confines itself.
         let groups_by_birth = group.is_none() || !tasks.is_empty();
-        let thread_confined = scope.is_some() && groups_by_birth;
+        let confined = landlock.is_some() || !seccomp.is_empty();
+        let thread_confined = confined && groups_by_birth;
         let confine: starter::Confine = if thread_confined {
             let landlock_fd = landlock.as_ref().map(AsRawFd::as_raw_fd);
-            let filters = seccomp.clone();
+            let network = setup.policy.network || !support.seccomp;
             Box::new(move || {
-                // SAFETY: the starter thread restricts only itself, with
-                // descriptors and filters that outlive this call (the
-                // caller waits for it).
+                // The filters name this thread, so they are compiled here.
+                // SAFETY: gettid has no preconditions.
+                let tid = unsafe { libc::gettid() };
+                let filters = if network {
+                    Vec::new()
+                } else {
+                    seccomp::filters(Some(tid as u32)).map_err(|_| libc::EINVAL)?
+                };
+                // SAFETY: the starter thread restricts only itself, with a
+                // descriptor that outlives this call (the caller waits).
                 unsafe { confine_thread(drop_caps, landlock_fd, &filters) }
             })
         } else {
@@ -195,7 +193,6 @@ impl Confinement {
             inner: Arc::new(Inner {
                 starter,
                 thread_confined,
-                scope,
                 landlock,
                 seccomp,
                 memory: Some(memory),
@@ -294,13 +291,7 @@ impl Confinement {
             }
         }
         if inner.thread_confined {
-            // Everything else is inherited from the starter thread; a layer
-            // of our own scopes signals and tracing away from it.
-            if let Some(fd) = &inner.scope {
-                if libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0u32) != 0 {
-                    return Err(errno());
-                }
-            }
+            // Everything else is inherited from the starter thread.
             return Ok(());
         }
         if let Some(last) = inner.drop_caps {
@@ -358,18 +349,6 @@ unsafe fn confine_thread(
         }
     }
     Ok(())
-}
-
-/// A ruleset that handles no file access, only scoping: a child's own
-/// layer under the starter thread's.
-fn scope_ruleset() -> Result<OwnedFd, RulesetError> {
-    let ruleset = Ruleset::default()
-        .scope(Scope::Signal | Scope::AbstractUnixSocket)?
-        .create()?;
-    let fd: Option<OwnedFd> = ruleset.into();
-    fd.ok_or(RulesetError::CreateRuleset(
-        landlock::CreateRulesetError::MissingHandledAccess,
-    ))
 }
 
 /// Drops every capability of the calling process for good: the bounding

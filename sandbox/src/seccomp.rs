@@ -131,10 +131,23 @@ const NAMESPACES: &[u64] = &[
     libc::CLONE_NEWNET as u64,
 ];
 
-/// The filters to load, in order.
-pub fn filters() -> Result<Vec<BpfProgram>, String> {
+/// The filters to load, in order. `starter`: the thread that starts the
+/// bot's processes and shares their Landlock domain (see `starter.rs`),
+/// which no bot may signal: neither it nor the referee's thread group may
+/// be named by `tkill`, `tgkill`, `rt_tgsigqueueinfo` or `pidfd_open`
+/// (any other thread of the referee is outside the domain, where Landlock
+/// refuses signals).
+pub fn filters(starter: Option<u32>) -> Result<Vec<BpfProgram>, String> {
     use SeccompCmpOp::{Eq, MaskedEq, Ne};
     let mut denied: Rules = BTreeMap::new();
+    let referee = u64::from(std::process::id());
+    if let Some(tid) = starter.map(u64::from) {
+        denied.insert(libc::SYS_tkill, vec![when(vec![cond(0, Eq, tid)?])?]);
+        denied.insert(libc::SYS_pidfd_open, vec![when(vec![cond(0, Eq, tid)?])?]);
+    }
+    for nr in [libc::SYS_tgkill, libc::SYS_rt_tgsigqueueinfo] {
+        denied.insert(nr, vec![when(vec![cond(0, Eq, referee)?])?]);
+    }
     for nr in ALWAYS {
         denied.insert(*nr, vec![]);
     }
@@ -195,7 +208,7 @@ mod tests {
 
     #[test]
     fn the_filters_compile_for_this_machine() {
-        let f = filters().unwrap();
+        let f = filters(Some(1)).unwrap();
         assert_eq!(f.len(), 2);
         assert!(f.iter().all(|p| !p.is_empty()));
     }

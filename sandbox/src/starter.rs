@@ -2,18 +2,24 @@
 //! bot, confined once so that its children inherit the confinement.
 //!
 //! Loading the bot's seccomp filters and merging its Landlock rules into a
-//! new domain cost the kernel hundreds of microseconds each time (the
-//! filters' per-syscall cache is computed by running them for every system
-//! call number; the rules are copied into the domain), which a per-move
-//! bot would pay on every move. Both are per thread and inherited by
-//! children, as are `no_new_privs` and capabilities. So the starter
-//! thread joins the bot's cgroups (v1), drops its capabilities, sets
-//! `no_new_privs` and applies the bot's Landlock rules and seccomp filters
-//! to itself, once; each child it clones is then born confined and only
-//! sets its resource limits and adds one Landlock layer of its own with
-//! no rules, only signal and abstract-socket scoping: that nested domain
-//! is what keeps a bot from signalling or tracing the starter thread,
-//! whose domain is the parent one.
+//! new domain cost the kernel hundreds of microseconds each time (a new
+//! filter is run for every system call number to build its cache; the
+//! rules are copied into the domain), which a per-move bot would pay on
+//! every move. Both are per thread and inherited by children, as are
+//! `no_new_privs` and capabilities. So the starter thread joins the bot's
+//! cgroups (v1), drops its capabilities, sets `no_new_privs` and applies
+//! the bot's Landlock rules and seccomp filters to itself, once; each child
+//! it clones is born confined and only sets its resource limits.
+//!
+//! The bot's processes then share a Landlock domain with this thread, which
+//! lives in the referee's memory, so Landlock's own scoping would let them
+//! signal or trace it. Two other walls stand there: the bot's seccomp
+//! filters refuse any signal aimed at this thread or the referee's thread
+//! group (`tkill`, `tgkill`, `rt_tgsigqueueinfo`, `pidfd_open` of it), and
+//! the referee is not dumpable (`sys::not_dumpable`), so tracing it,
+//! reading its memory or taking its descriptors needs `CAP_SYS_PTRACE`.
+//! Every other thread of the referee is outside the domain. A test attacks
+//! each of these (`tests/hostile.rs`).
 //!
 //! The starter thread only clones: it opens `/dev/null` and makes pipes,
 //! which the confinement allows, and the rest of the referee never runs on

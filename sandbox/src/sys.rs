@@ -142,3 +142,14 @@ pub fn cloexec_inherited() -> usize {
     }
     marked
 }
+
+/// Makes the referee not dumpable: tracing it, reading its memory
+/// (`/proc/PID/mem`, `process_vm_readv`) or taking its descriptors
+/// (`pidfd_getfd`) then needs `CAP_SYS_PTRACE`, which no bot has. A bot's
+/// processes share a Landlock domain with the referee's thread that
+/// starts them (see `starter`), so Landlock alone would not refuse it.
+/// Bots are dumpable again after their exec. Idempotent.
+pub fn not_dumpable() {
+    // SAFETY: PR_SET_DUMPABLE only sets a flag of this process.
+    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+}

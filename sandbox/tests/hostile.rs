@@ -149,7 +149,11 @@ fn no_bot_signals_limits_or_reschedules_a_process_outside_it() {
 import resource, signal
 for tid in [{starters}]:
     attempt('starter signal', lambda: libc.syscall(234, {referee}, tid, 0))
+    attempt('starter tkill', lambda: libc.syscall(200, tid, 0))
+    attempt('starter pidfd', lambda: libc.syscall(424, libc.syscall(434, tid, 0o200), 0, None, 0))
     attempt('starter trace', lambda: libc.ptrace(0x4206, tid, 0, 0))
+    attempt('starter memory', lambda: open('/proc/{referee}/task/%d/mem' % tid, 'rb').read(1))
+    attempt('starter descriptor', lambda: os.readlink('/proc/{referee}/task/%d/fd/0' % tid))
 for who, pid in (('referee', {referee}), ('rival', {rival})):
     attempt(who + ' SIGSTOP', lambda: os.kill(pid, signal.SIGSTOP))
     attempt(who + ' renice', lambda: os.setpriority(os.PRIO_PROCESS, pid, 19))
@@ -178,8 +182,9 @@ print('self: ok')
     }
     names.push("user renice".into());
     names.push("rival SIGWINCH".into());
-    names.push("starter signal".into());
-    names.push("starter trace".into());
+    for what in ["signal", "tkill", "pidfd", "trace", "memory", "descriptor"] {
+        names.push(format!("starter {what}"));
+    }
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     assert_all_denied(&out, &names);
     assert!(out.contains("self: ok"), "{out}");

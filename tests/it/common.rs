@@ -36,7 +36,10 @@ pub fn c_bot(source: &Path, name: &str) -> PathBuf {
     let out = out_dir.join(name);
     // Compile to a unique temporary name and rename, so parallel tests never
     // see a half-written binary.
-    let tmp = out_dir.join(format!("{name}.{}.tmp", std::process::id()));
+    // Unique per call too: two tests of this process may compile one bot at once.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = out_dir.join(format!("{name}.{}.{call}.tmp", std::process::id()));
     let status = Command::new("cc")
         .arg("-O2")
         .arg("-o")
