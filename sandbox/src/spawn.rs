@@ -542,6 +542,10 @@ unsafe fn child_exec(ctx: &ChildContext<'_>) -> Failure {
             errno,
         };
     }
+    // Only stdin, stdout and stderr go on: descriptors are opened
+    // close-on-exec, but this also covers one another thread of the
+    // referee opened without the flag just now.
+    libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32);
     let empty: libc::sigset_t = {
         let mut s: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut s);

@@ -168,3 +168,25 @@ fn a_child_killed_by_a_signal_reports_it() {
     let (exit, ..) = output(&sh("kill -TERM $$; sleep 5"));
     assert_eq!(exit, ExitKind::Signal(libc::SIGTERM));
 }
+
+#[test]
+fn only_stdin_stdout_and_stderr_reach_the_child() {
+    // A descriptor some other part of the process opened without
+    // close-on-exec.
+    // SAFETY: opening /dev/null; the fd is closed below.
+    let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY) };
+    assert!(fd > 2);
+    let mut cmd = referee_sandbox::spawn::Command::new("/bin/ls");
+    cmd.arg("/proc/self/fd");
+    let (_, out, _) = cmd.spawn().unwrap().wait_with_output().unwrap();
+    // SAFETY: closing the descriptor opened above.
+    unsafe { libc::close(fd) };
+    let mut fds: Vec<i32> = String::from_utf8_lossy(&out)
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    fds.sort();
+    // ls itself holds one more: the directory it lists.
+    assert!(fds.len() <= 4, "{fds:?} (leaked {fd})");
+    assert_eq!(&fds[..3], &[0, 1, 2], "{fds:?}");
+}
