@@ -62,7 +62,7 @@ pub async fn builds(
                 progress.say(&format!("building {}: {}", bot.name, build.command));
                 let log = BotLog::new(log_path(&spec.dir, &bot.name));
                 let confinement = confine(sandbox, "build", &bot.folder, None)?;
-                match run_build(&bot.name, &bot.folder, build, confinement, &log, cancel).await {
+                match run_build(&bot.name, &bot.folder, build, confinement, &log, cancel).await? {
                     Ok(()) => {
                         content = crate::bot_folder::content_hash(&bot.folder, ignore);
                         store.set_built(&folder_key, &build.command, &content)?;
@@ -194,6 +194,7 @@ fn program_for(spec: &TournamentSpec, bot: &BotSpec, confinement: Confinement) -
         folder: bot.folder.clone(),
         confinement,
         env: Vec::new(),
+        quota: crate::bot::FolderQuota::for_policy(&spec.challenge),
     }
 }
 
