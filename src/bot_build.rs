@@ -13,8 +13,10 @@ use tokio_util::sync::CancellationToken;
 /// Output kept of a build (stdout and stderr each).
 const BUILD_OUTPUT_CAP: usize = 1 << 20;
 
-/// Runs `build` for the bot in `folder`. `Err` holds a one-line reason and the
-/// tail of the build's output.
+/// Runs `build` for the bot in `folder`. The inner `Err` (the build
+/// failed: the bot is left out) holds a one-line reason and the tail of the
+/// build's output; the outer one is the referee's own failure to start it
+/// (out of descriptors, memory or processes), which stops the run.
 pub async fn run_build(
     name: &str,
     folder: &Path,
@@ -22,7 +24,7 @@ pub async fn run_build(
     confinement: Confinement,
     log: &BotLog,
     cancel: &CancellationToken,
-) -> Result<(), String> {
+) -> crate::error::Result<Result<(), String>> {
     // Builds are written as shell command lines (`make && strip bot`), so
     // unlike bot commands they go through `sh -c`.
     let program = BotProgram {
@@ -32,29 +34,35 @@ pub async fn run_build(
         folder: folder.to_path_buf(),
         confinement,
         env: Vec::new(),
+        // sandbox/policy/build.toml: what the folder may hold after a build.
+        quota: crate::bot::FolderQuota::for_policy("build"),
     };
     let limits = Limits {
         deadline: Duration::from_secs(build.timeout_s),
         stdout_cap: BUILD_OUTPUT_CAP,
         stderr_cap: BUILD_OUTPUT_CAP,
     };
-    let out = run_once(&program, &[], &limits, cancel).await;
+    let out = run_once(&program, &[], &limits, cancel).await?;
     let mut output = out.reply.stdout.clone();
     output.extend_from_slice(&out.stderr);
     log.section(&format!("build: {}", build.command), &output);
     let failure = match out.reply.ending {
-        Ending::Exited(0) => return Ok(()),
+        Ending::Exited(0) => return Ok(Ok(())),
         Ending::Exited(c) => format!("exited with status {c}"),
         Ending::Signalled(s) => format!("killed by signal {s}"),
         Ending::TimedOut => format!("took longer than {} s", build.timeout_s),
         Ending::TooLong => "printed more than 1 MiB".to_string(),
         Ending::SpawnFailed => "could not start `sh`".to_string(),
+        Ending::Sandbox => {
+            "was refused by the sandbox (its folder over the build policy's disk-mb or files)"
+                .to_string()
+        }
         Ending::Cancelled => "was interrupted".to_string(),
     };
     let text = String::from_utf8_lossy(&output);
     let tail: Vec<&str> = text.lines().rev().take(10).collect();
     let tail: Vec<&str> = tail.into_iter().rev().collect();
-    Err(format!(
+    Ok(Err(format!(
         "build of `{name}` ({}) {failure}; the bot is left out. Log: {}\n{}",
         build.command,
         log.path().display(),
@@ -62,7 +70,7 @@ pub async fn run_build(
             .map(|l| format!("    {}", printable(l)))
             .collect::<Vec<_>>()
             .join("\n")
-    ))
+    )))
 }
 
 /// A line of build output made safe for a terminal: control characters

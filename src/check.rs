@@ -354,6 +354,8 @@ impl Subject {
             folder: folder.clone(),
             confinement,
             env,
+            // As in a tournament: what the folder holds after each call.
+            quota: crate::bot::FolderQuota::of(&policy),
         };
         Ok(Subject {
             program,

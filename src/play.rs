@@ -32,6 +32,8 @@ pub fn program(label: &str, command: &str, dir: &Path) -> Result<BotProgram> {
         folder: dir.to_path_buf(),
         confinement: Confinement::minimal(),
         env: Vec::new(),
+        // Both bots share the folder: neither owns it.
+        quota: None,
     })
 }
 

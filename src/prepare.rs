@@ -64,7 +64,7 @@ pub async fn builds(
                 let words = shell_words::split(&build.command).unwrap_or_default();
                 let named = named_paths(&words, &bot.folder, &sandbox.denied);
                 let confinement = confine(sandbox, "build", &bot.folder, None, &named)?;
-                match run_build(&bot.name, &bot.folder, build, confinement, &log, cancel).await {
+                match run_build(&bot.name, &bot.folder, build, confinement, &log, cancel).await? {
                     Ok(()) => {
                         content = crate::bot_folder::content_hash(&bot.folder, ignore);
                         store.set_built(&folder_key, &build.command, &content)?;
@@ -197,6 +197,7 @@ fn program_for(spec: &TournamentSpec, bot: &BotSpec, confinement: Confinement) -
         folder: bot.folder.clone(),
         confinement,
         env: Vec::new(),
+        quota: crate::bot::FolderQuota::for_policy(&spec.challenge),
     }
 }
 

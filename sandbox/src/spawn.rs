@@ -27,6 +27,24 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
+/// A step of the child before exec that failed (the working directory,
+/// the confinement, ...): the error [`Command::spawn`] returns for it, so
+/// that a caller can still read the errno (`io::Error::get_ref`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepFailed {
+    pub step: &'static str,
+    pub errno: i32,
+}
+
+impl std::fmt::Display for StepFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let e = io::Error::from_raw_os_error(self.errno);
+        write!(f, "{}: {e}", self.step)
+    }
+}
+
+impl std::error::Error for StepFailed {}
+
 /// What the child's stdin is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stdin {
@@ -207,7 +225,13 @@ impl Command {
             return Err(if failure.step == STEP_EXEC {
                 e
             } else {
-                io::Error::new(e.kind(), format!("{step}: {e}"))
+                io::Error::new(
+                    e.kind(),
+                    StepFailed {
+                        step,
+                        errno: failure.errno,
+                    },
+                )
             });
         }
         Ok(Child {

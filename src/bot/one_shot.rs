@@ -1,10 +1,18 @@
 //! The per-decision runner: one fresh process per move (meta-ttt, heist,
 //! gun-duel interface 1). Start, collect stdout up to a cap, wait for exit or
-//! the deadline, kill the whole process group, reap. Exit is awaited on a
+//! the deadline, kill the whole process group, reap, then measure the bot's
+//! folder against its quota (not charged to the bot). Exit is awaited on a
 //! pidfd, so there is no polling and no SIGCHLD handling.
+//!
+//! Whatever the bot does is an [`Outcome`]; `Err` is only the referee's
+//! own failure to start a process (see [`super::start`]), which stops a
+//! run without recording the call.
 
 use super::cpu_wait;
+use super::folder_quota;
 use super::program::BotProgram;
+use super::start::{self, StartFailure};
+use crate::error::Error;
 use game_core::{Ending, Reply};
 use referee_sandbox::spawn::Stdin;
 use referee_sandbox::sys::{self, ExitKind, PidFd};
@@ -57,13 +65,15 @@ pub struct Outcome {
 /// Only a process that escaped the group (setsid) can hold the pipe longer.
 const DRAIN_GRACE: Duration = Duration::from_millis(50);
 
-/// Runs one call of `program` with `args` appended.
+/// Runs one call of `program` with `args` appended. `Err` only when the
+/// referee itself could not start the process (out of descriptors,
+/// memory or processes): the call did not happen.
 pub async fn run_once(
     program: &BotProgram,
     args: &[String],
     limits: &Limits,
     cancel: &CancellationToken,
-) -> Outcome {
+) -> Result<Outcome, Error> {
     run_once_with(program, args, limits, OnOverflow::Kill, cancel).await
 }
 
@@ -74,8 +84,8 @@ pub async fn run_once_with(
     limits: &Limits,
     overflow: OnOverflow,
     cancel: &CancellationToken,
-) -> Outcome {
-    run(program, args, limits, overflow, cancel, false).await.0
+) -> Result<Outcome, Error> {
+    Ok(run(program, args, limits, overflow, cancel, false).await?.0)
 }
 
 /// What a call left running when it ended, found by [`run_once_checked`].
@@ -97,7 +107,7 @@ pub async fn run_once_checked(
     limits: &Limits,
     overflow: OnOverflow,
     cancel: &CancellationToken,
-) -> (Outcome, Leftovers) {
+) -> Result<(Outcome, Leftovers), Error> {
     run(program, args, limits, overflow, cancel, true).await
 }
 
@@ -108,12 +118,12 @@ async fn run(
     overflow: OnOverflow,
     cancel: &CancellationToken,
     census: bool,
-) -> (Outcome, Leftovers) {
+) -> Result<(Outcome, Leftovers), Error> {
     let command = program.command(args, Stdin::Null);
     let spawning = Instant::now();
-    let child = match super::reaper::spawn(&command) {
+    let child = match start::start(program, &command) {
         Ok(child) => child,
-        Err(e) => return (spawn_failed(program, e, spawning), Leftovers::default()),
+        Err(failure) => return not_started(failure, spawning),
     };
     // The bot's time starts once its program runs: the referee's own work
     // to start it (a busy cgroup lock, the confinement) is not the bot's.
@@ -129,7 +139,7 @@ async fn run(
             kill_group(pid);
             let _ = sys::wait4(pid, true);
             super::reaper::forget(pid);
-            return (spawn_failed(program, e, start), Leftovers::default());
+            return not_started(start::judge(program, &e), start);
         }
     };
     let mut collector = Collector::new(stdout, stderr, limits, overflow);
@@ -226,6 +236,20 @@ async fn run(
         Ending::TimedOut => cpu_wait::charged(wall, samples.total()).max(limits.deadline),
         _ => cpu_wait::charged(wall, samples.total()),
     };
+    // The call is over and the bot's processes are gone: what its folder
+    // holds now is what it left. The walk is not part of the call's time.
+    let ending = match program.quota.as_ref() {
+        Some(quota) if ending != Ending::Cancelled => {
+            match folder_quota::measure(&program.folder, quota).note(quota) {
+                Some(note) => {
+                    stderr.extend_from_slice(format!("\n{note}\n").as_bytes());
+                    Ending::Sandbox
+                }
+                None => ending,
+            }
+        }
+        _ => ending,
+    };
     let outcome = Outcome {
         reply: Reply::ended(stdout, ending),
         stderr,
@@ -237,7 +261,7 @@ async fn run(
         in_group: in_group.len(),
         escaped,
     };
-    (outcome, leftovers)
+    Ok((outcome, leftovers))
 }
 
 impl Outcome {
@@ -282,14 +306,21 @@ fn later(base: Instant, d: Duration) -> Instant {
     base.checked_add(d.min(YEAR)).unwrap_or(base)
 }
 
-fn spawn_failed(program: &BotProgram, e: std::io::Error, start: Instant) -> Outcome {
-    let cmd = program.argv.first().map_or("", String::as_str);
-    Outcome {
-        reply: Reply::ended(Vec::new(), Ending::SpawnFailed),
-        stderr: format!("referee: cannot start `{cmd}`: {e}").into_bytes(),
-        cpu: Duration::ZERO,
-        wall: start.elapsed(),
-        charged: start.elapsed(),
+/// A call whose process did not start: the bot's failure as its outcome
+/// (the reason in its log), or the referee's as an error.
+fn not_started(failure: StartFailure, start: Instant) -> Result<(Outcome, Leftovers), Error> {
+    match failure {
+        StartFailure::Bot { ending, note } => Ok((
+            Outcome {
+                reply: Reply::ended(Vec::new(), ending),
+                stderr: note.into_bytes(),
+                cpu: Duration::ZERO,
+                wall: start.elapsed(),
+                charged: start.elapsed(),
+            },
+            Leftovers::default(),
+        )),
+        StartFailure::Machine(e) => Err(e),
     }
 }
 

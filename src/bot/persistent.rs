@@ -13,6 +13,7 @@
 use super::log::BotLog;
 use super::one_shot::kill_group;
 use super::program::BotProgram;
+use super::start::{self, StartFailure};
 use game_core::{LineRef, LineReply};
 use referee_sandbox::spawn::Stdin;
 use referee_sandbox::sys::{self, PidFd, Reaped};
@@ -214,13 +215,14 @@ pub struct LineProcess {
 
 impl LineProcess {
     /// Starts `program` with `args` appended, stdin piped. Its messages are
-    /// read with [`LineProcess::next_before`].
+    /// read with [`LineProcess::next_before`]. A failure to start says
+    /// whose it is: the bot's (`SpawnFailed` or `Sandbox`) or the machine's.
     pub fn spawn(
         program: &BotProgram,
         args: &[String],
         framing: Framing,
         log: BotLog,
-    ) -> std::io::Result<LineProcess> {
+    ) -> Result<LineProcess, StartFailure> {
         let (tx, rx) = mpsc::channel(QUEUE);
         let mut process = Self::start(program, args, framing, log, Sink::Own(tx))?;
         process.from_stdout = Some(rx);
@@ -240,7 +242,7 @@ impl LineProcess {
         log: BotLog,
         tag: u64,
         sink: mpsc::Sender<Batch>,
-    ) -> std::io::Result<LineProcess> {
+    ) -> Result<LineProcess, StartFailure> {
         Self::start(program, args, framing, log, Sink::Shared { tag, sink })
     }
 
@@ -250,25 +252,30 @@ impl LineProcess {
         framing: Framing,
         log: BotLog,
         sink: Sink,
-    ) -> std::io::Result<LineProcess> {
-        let child = super::reaper::spawn(&program.command(args, Stdin::Piped))?;
+    ) -> Result<LineProcess, StartFailure> {
+        let child = start::start(program, &program.command(args, Stdin::Piped))?;
         let pid = child.pid;
-        let exited = match PidFd::register(child.pidfd) {
-            Ok(fd) => fd,
+        // Registering with the runtime fails only for want of the
+        // referee's resources (or of a pipe it just made).
+        let registered = PidFd::register(child.pidfd).and_then(|exited| {
+            let stdin = child
+                .stdin
+                .map(pipe::Sender::from_owned_fd)
+                .transpose()?
+                .map(Arc::new);
+            let stdout = pipe::Receiver::from_owned_fd(child.stdout)?;
+            let stderr = pipe::Receiver::from_owned_fd(child.stderr)?;
+            Ok((exited, stdin, Some(stdout), Some(stderr)))
+        });
+        let (exited, stdin, stdout, stderr) = match registered {
+            Ok(parts) => parts,
             Err(e) => {
                 kill_group(pid);
                 let _ = sys::wait4(pid, true);
                 super::reaper::forget(pid);
-                return Err(e);
+                return Err(start::judge(program, &e));
             }
         };
-        let stdin = child
-            .stdin
-            .map(pipe::Sender::from_owned_fd)
-            .transpose()?
-            .map(Arc::new);
-        let stdout = Some(pipe::Receiver::from_owned_fd(child.stdout)?);
-        let stderr = Some(pipe::Receiver::from_owned_fd(child.stderr)?);
 
         match stdout {
             Some(stdout) => {

@@ -1,5 +1,6 @@
 //! A bot's command line and the environment every one of its processes gets.
 
+use super::folder_quota::FolderQuota;
 use referee_sandbox::spawn::{Command, Stdin};
 use referee_sandbox::Confinement;
 use std::path::PathBuf;
@@ -21,6 +22,10 @@ pub struct BotProgram {
     /// forty's single-threaded numeric libraries), after PATH, HOME and
     /// TMPDIR, so they may override those.
     pub env: Vec<(String, String)>,
+    /// What its folder may hold, measured after each call (per-move bots)
+    /// or game (persistent ones); `None` where the folder is not writable
+    /// or not the bot's alone (`referee play`).
+    pub quota: Option<FolderQuota>,
 }
 
 impl BotProgram {

@@ -37,12 +37,14 @@ pub struct Played {
 pub trait GamePlan: Send + Sync + 'static {
     /// Every game of the tournament, in schedule order.
     fn plan(&self) -> &[PlannedGame];
-    /// Plays game `index` of the plan. `None` when cancelled: nothing is stored.
+    /// Plays game `index` of the plan. `None` when cancelled: nothing is
+    /// stored. `Err` when the machine prevented the game (the referee could
+    /// not start a bot's process): nothing is stored and the run stops.
     fn play(
         self: Arc<Self>,
         index: usize,
         cancel: CancellationToken,
-    ) -> impl Future<Output = Option<Played>> + Send;
+    ) -> impl Future<Output = Result<Option<Played>>> + Send;
 }
 
 /// What a run did.
@@ -112,8 +114,15 @@ async fn play_pending<G: GamePlan>(
         };
         let (i, played) = joined?;
         sched.finish(i);
-        let Some(played) = played else {
-            continue;
+        let played = match played {
+            Ok(Some(played)) => played,
+            Ok(None) => continue,
+            Err(e) => {
+                // The games in flight are stopped and dropped, not stored.
+                cancel.cancel();
+                pool.drain().await;
+                return Err(e);
+            }
         };
         let row = GameRow {
             game_key: plan[i].key.clone(),

@@ -136,6 +136,7 @@ impl Field {
         };
         let played = play_game(t, dice, &bots, &CancellationToken::new(), |_| {})
             .await
+            .expect("started")
             .expect("not cancelled");
         played.report
     }
@@ -160,6 +161,7 @@ fn probe_program(name: &str, bet: i64, answer: &str, folder: &Path) -> BotProgra
         folder: folder.to_path_buf(),
         confinement: Confinement::minimal(),
         env: Vec::new(),
+        quota: None,
     }
 }
 
@@ -863,6 +865,7 @@ async fn cancellation_abandons_the_game_and_kills_the_call() {
         folder: dir.path().to_path_buf(),
         confinement: Confinement::minimal(),
         env: Vec::new(),
+        quota: None,
     };
     let mut t = Tournament::new(vec!["s".into()], 5, 3).unwrap();
     let before = t.clone();
@@ -889,7 +892,7 @@ async fn cancellation_abandons_the_game_and_kills_the_call() {
         |_| {},
     )
     .await;
-    assert!(played.is_none());
+    assert!(played.expect("started").is_none());
     assert!(started.elapsed() < std::time::Duration::from_secs(4));
     assert_eq!(t, before);
 }

@@ -4,6 +4,7 @@
 mod bf_joust;
 mod check;
 mod common;
+mod faults;
 mod forty;
 mod gun_duel;
 mod heist;

@@ -16,6 +16,7 @@ fn start(argv: &[&str], home: &std::path::Path, log: BotLog) -> LineProcess {
         folder: home.to_path_buf(),
         confinement: Confinement::minimal(),
         env: Vec::new(),
+        quota: None,
     };
     LineProcess::spawn(&program, &[], lines(4096), log).unwrap()
 }
@@ -207,6 +208,7 @@ async fn processes_on_a_shared_sink_deliver_tagged_batches_in_order() {
         folder: home.path().to_path_buf(),
         confinement: Confinement::minimal(),
         env: vec![("FORTY_TEST_WORD".into(), "hello".into())],
+        quota: None,
     };
     // One write of three lines (one of them over the cap), then exit.
     let a = LineProcess::spawn_shared(

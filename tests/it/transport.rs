@@ -16,6 +16,7 @@ fn program(argv: &[&str], folder: &std::path::Path) -> BotProgram {
         folder: folder.to_path_buf(),
         confinement: Confinement::minimal(),
         env: Vec::new(),
+        quota: None,
     }
 }
 
@@ -33,7 +34,8 @@ async fn run(argv: &[&str]) -> (Outcome, tempfile::TempDir) {
         &LIMITS,
         &CancellationToken::new(),
     )
-    .await;
+    .await
+    .unwrap();
     (out, home)
 }
 
@@ -64,7 +66,9 @@ async fn arguments_are_appended_without_a_shell() {
         deadline: Duration::from_secs(20),
         ..LIMITS
     };
-    let out = run_once(&p, &args, &limits, &CancellationToken::new()).await;
+    let out = run_once(&p, &args, &limits, &CancellationToken::new())
+        .await
+        .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.reply.stdout).trim(),
         "['fixed', 'a b', '$HOME', \"'q'\"]"
@@ -196,7 +200,7 @@ async fn cancelling_stops_a_call_at_once() {
         deadline: Duration::from_secs(10),
         ..LIMITS
     };
-    let out = run_once(&p, &[], &limits, &cancel).await;
+    let out = run_once(&p, &[], &limits, &cancel).await.unwrap();
     assert_eq!(out.reply.ending, Ending::Cancelled);
     assert!(start.elapsed() < Duration::from_millis(1000));
 }
@@ -216,11 +220,14 @@ async fn a_call_whose_stdout_is_only_logged_keeps_the_cap_and_runs_on() {
         OnOverflow::Discard,
         &CancellationToken::new(),
     )
-    .await;
+    .await
+    .unwrap();
     assert_eq!(out.reply.ending, Ending::Exited(48));
     assert_eq!(out.reply.stdout.len(), 4096);
     // The same call under the default kills at the cap.
-    let out = run_once(&p, &[], &LIMITS, &CancellationToken::new()).await;
+    let out = run_once(&p, &[], &LIMITS, &CancellationToken::new())
+        .await
+        .unwrap();
     assert_eq!(out.reply.ending, Ending::TooLong);
 }
 
@@ -239,7 +246,8 @@ async fn a_limit_too_long_to_add_to_a_clock_means_no_limit() {
         &limits,
         &CancellationToken::new(),
     )
-    .await;
+    .await
+    .unwrap();
     assert_eq!(out.reply.ending, Ending::Exited(0));
     assert_eq!(out.reply.stdout, b"done\n");
 }

@@ -19,6 +19,11 @@ pub enum Ending {
     TooLong,
     /// The process could not be started at all (missing program, bad permissions).
     SpawnFailed,
+    /// The sandbox refused the call: the program (or its interpreter) is
+    /// where the bot may not run programs, or the bot's folder held more
+    /// than its policy allows once the call was over. The bot's log says
+    /// which.
+    Sandbox,
     /// The referee was asked to stop while the process was running.
     Cancelled,
 }
@@ -67,10 +72,14 @@ pub enum Fault {
     SpawnFailed,
     /// A well-formed move that the rules reject.
     IllegalMove,
+    /// A denial of the sandbox the referee could see: the program could not
+    /// be started where the bot may not run programs, or the bot's folder
+    /// held more than its policy's `disk-mb` or `files` after a call.
+    Sandbox,
 }
 
 impl Fault {
-    pub const ALL: [Fault; 8] = [
+    pub const ALL: [Fault; 9] = [
         Fault::Timeout,
         Fault::Crash,
         Fault::BadOutput,
@@ -79,6 +88,7 @@ impl Fault {
         Fault::Closed,
         Fault::SpawnFailed,
         Fault::IllegalMove,
+        Fault::Sandbox,
     ];
 
     /// The name used in records, JSON and CSV.
@@ -92,6 +102,7 @@ impl Fault {
             Fault::Closed => "closed",
             Fault::SpawnFailed => "spawn_failed",
             Fault::IllegalMove => "illegal_move",
+            Fault::Sandbox => "sandbox",
         }
     }
 }

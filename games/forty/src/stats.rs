@@ -25,9 +25,16 @@ pub struct FailureCounts {
     /// outstanding when it died (transcript `crash`) and later ones in
     /// games it had joined or after its disqualification (transcript `lost`).
     pub lost: u64,
+    /// Crashes the sandbox caused (a program the bot may not run, its
+    /// folder over the policy's limits): counted in `crashes` too, since
+    /// they end the process like any crash (records stored before this
+    /// kind existed have none).
+    #[serde(default)]
+    pub sandbox: u64,
 }
 
 impl FailureCounts {
+    /// Every failure once (`sandbox` is a part of `crashes`).
     pub fn total(&self) -> u64 {
         self.timeouts + self.errors + self.malformed + self.crashes + self.lost
     }
@@ -38,16 +45,19 @@ impl FailureCounts {
         self.malformed += other.malformed;
         self.crashes += other.crashes;
         self.lost += other.lost;
+        self.sandbox += other.sandbox;
     }
 
-    /// `(name, count)` pairs for JSON and CSV, by the names of section 5.
-    pub fn named(&self) -> [(&'static str, u64); 5] {
+    /// `(name, count)` pairs for JSON and CSV, by the names of section 5,
+    /// and `sandbox` (the README's fault kinds), a part of `crash`.
+    pub fn named(&self) -> [(&'static str, u64); 6] {
         [
             ("timeout", self.timeouts),
             ("error", self.errors),
             ("malformed", self.malformed),
             ("crash", self.crashes),
             ("lost", self.lost),
+            ("sandbox", self.sandbox),
         ]
     }
 }

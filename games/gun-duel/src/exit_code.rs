@@ -72,6 +72,8 @@ pub fn read_exit_reply(reply: &Reply) -> Option<Answer> {
         Ending::Signalled(_) | Ending::SpawnFailed => Answer::no_action(Fault::Crash),
         Ending::TimedOut => Answer::no_action(Fault::Timeout),
         Ending::TooLong => Answer::no_action(Fault::BadOutput),
+        // No action (the gun explodes), like a program that cannot start.
+        Ending::Sandbox => Answer::no_action(Fault::Sandbox),
         Ending::Cancelled => return None,
     };
     Some(answer)
@@ -93,6 +95,7 @@ mod tests {
             (Ending::SpawnFailed, None, Some(Fault::Crash)),
             (Ending::TimedOut, None, Some(Fault::Timeout)),
             (Ending::TooLong, None, Some(Fault::BadOutput)),
+            (Ending::Sandbox, None, Some(Fault::Sandbox)),
         ];
         for (ending, action, fault) in cases {
             // stdout is never interpreted, even when it spells a move.

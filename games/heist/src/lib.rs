@@ -75,7 +75,8 @@
 //!
 //! - Faults use the spec's kinds: oversized output and invalid UTF-8 are
 //!   `Fault::BadOutput`; a program that cannot start is `Fault::SpawnFailed`
-//!   and its round-2 line shows `(crash)`. A round-2 answer with a control
+//!   and its round-2 line shows `(crash)`, as does a call the sandbox
+//!   refused (`Fault::Sandbox`). A round-2 answer with a control
 //!   character or over 200 bytes is shown as `(bad output)` without a fault.
 //! - A `Cancelled` reply is refused ([`AnswerError::Cancelled`]); the game is
 //!   meant to be dropped and replayed on resume. Nothing in the tournament

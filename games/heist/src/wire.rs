@@ -190,6 +190,8 @@ pub fn ending_fault(ending: Ending) -> Option<Fault> {
         // §6.4 counts oversized output as bad output.
         Ending::TooLong => Some(Fault::BadOutput),
         Ending::SpawnFailed => Some(Fault::SpawnFailed),
+        // A visible denial (spec §6.4); the call failed like a crash.
+        Ending::Sandbox => Some(Fault::Sandbox),
     }
 }
 
@@ -301,7 +303,8 @@ pub fn read_action(reply: &Reply) -> ActionReading {
 pub fn shown_failure(fault: Fault) -> &'static str {
     match fault {
         Fault::Timeout => "(timeout)",
-        Fault::Crash | Fault::SpawnFailed | Fault::Closed => "(crash)",
+        // The log keeps the post's three words; the fault's kind is in the standings.
+        Fault::Crash | Fault::SpawnFailed | Fault::Closed | Fault::Sandbox => "(crash)",
         Fault::BadOutput | Fault::TooLong | Fault::NotUtf8 | Fault::IllegalMove => "(bad output)",
     }
 }

@@ -45,6 +45,7 @@ fn out_strategy() -> impl Strategy<Value = Out> {
             Ending::TimedOut,
             Ending::TooLong,
             Ending::SpawnFailed,
+            Ending::Sandbox,
         ])
         .prop_map(Out::Fail),
     ]

@@ -90,6 +90,7 @@ fn round1_failed_processes_bet_nothing() {
         (Ending::Signalled(9), Fault::Crash),
         (Ending::TimedOut, Fault::Timeout),
         (Ending::SpawnFailed, Fault::SpawnFailed),
+        (Ending::Sandbox, Fault::Sandbox),
     ];
     for (ending, fault) in cases {
         let reading = read_bet(&Reply::ended(b"100\n".to_vec(), ending), 240);
@@ -200,6 +201,7 @@ fn round2_failures_go_along_with_a_fault() {
         (Ending::TimedOut, "(timeout)", Fault::Timeout),
         (Ending::TooLong, "(bad output)", Fault::BadOutput),
         (Ending::SpawnFailed, "(crash)", Fault::SpawnFailed),
+        (Ending::Sandbox, "(crash)", Fault::Sandbox),
     ];
     for (ending, shown, fault) in cases {
         let reading = read_action(&Reply::ended(b"back out\n".to_vec(), ending));

@@ -59,9 +59,15 @@ pub enum Illegal {
     BoardWon(u8),
     BoardFull(u8),
     MustPlay(u8),
-    TileTaken { board: u8, tile: u8 },
+    TileTaken {
+        board: u8,
+        tile: u8,
+    },
     Timeout,
     Garbage,
+    /// The sandbox refused the call (a program the bot may not run, or its
+    /// folder over its limits afterwards).
+    Sandbox,
 }
 
 impl fmt::Display for Illegal {
@@ -75,6 +81,7 @@ impl fmt::Display for Illegal {
             }
             Illegal::Timeout => f.write_str("timeout"),
             Illegal::Garbage => f.write_str("garbage output"),
+            Illegal::Sandbox => f.write_str("sandbox denial"),
         }
     }
 }

@@ -67,6 +67,9 @@ pub fn read_reply(reply: &Reply) -> Call {
         Ending::TimedOut | Ending::Cancelled => Call::Failed(Illegal::Timeout, Fault::Timeout),
         Ending::TooLong => Call::Failed(Illegal::Garbage, Fault::TooLong),
         Ending::SpawnFailed => Call::Failed(Illegal::Garbage, Fault::SpawnFailed),
+        // Whatever it printed: the sandbox refused the call (spec §4: an
+        // illegal call, like a crash).
+        Ending::Sandbox => Call::Failed(Illegal::Sandbox, Fault::Sandbox),
         Ending::Exited(_) | Ending::Signalled(_) => match parse_move(&reply.stdout) {
             Some(mv) => Call::Move(mv),
             None if reply.stdout.len() > STDOUT_CAP => {
@@ -152,6 +155,13 @@ mod tests {
             read_reply(&Reply::ended(Vec::new(), Ending::Signalled(9))),
             Call::Failed(Illegal::Garbage, Fault::Crash)
         );
+        // A sandbox denial is illegal even after a valid move: the folder
+        // over its limits is found once the bot has answered.
+        assert_eq!(
+            read_reply(&Reply::ended(b"38".to_vec(), Ending::Sandbox)),
+            Call::Failed(Illegal::Sandbox, Fault::Sandbox)
+        );
+        assert_eq!(Illegal::Sandbox.to_string(), "sandbox denial");
         // A crash after a valid move still plays the move: only output counts.
         assert_eq!(
             read_reply(&Reply::ended(b"38".to_vec(), Ending::Signalled(11))),

@@ -15,7 +15,7 @@
 use super::clock::HostClock;
 use super::{BOT_ENV, EXIT_GRACE};
 use crate::bot::persistent::lines;
-use crate::bot::{Incoming, LineProcess};
+use crate::bot::{Incoming, LineProcess, StartFailure};
 use crate::challenge::ChallengeId;
 use crate::check::{quoted, shorten, Report, Subject};
 use crate::error::{Error, Result};
@@ -178,7 +178,9 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
         subject.log(),
     ) {
         Ok(p) => p,
-        Err(e) => {
+        Err(StartFailure::Machine(e)) => return Err(e),
+        Err(StartFailure::Bot { note, .. }) => {
+            let e = note.strip_prefix("referee: ").unwrap_or(&note);
             report.line(format!("start: the program cannot be started: {e}"));
             report.problem(format!("the program cannot be started: {e}"));
             subject.finish(&mut report, "");

@@ -21,14 +21,24 @@
 //! - [`Engine::start_game`] with bots from [`Engine::eligible`], up to the
 //!   games it wants in flight ([`Engine::in_flight`]);
 //! - [`Engine::step`] (false once cancelled), then take what it left in
-//!   `finished`, `events`, `extras` and `notices`;
+//!   `finished`, `events`, `extras` and `notices`, and stop if
+//!   [`Engine::take_failure`] has the referee's own failure to start a
+//!   process (nothing of the games in flight may be recorded then);
 //! - at the end, [`Engine::shutdown`].
+//!
+//! A bot's folder is measured against its quota when a game it sits in
+//! ends, at most every [`FOLDER_EVERY`] per bot (a game takes a fraction
+//! of a millisecond, a walk a few microseconds); over it, the process is
+//! killed as a crash whose cause is the sandbox.
 
 use super::clock::HostClock;
 use super::lanes::Lanes;
 use crate::bot::cpu_lanes::{self, CpuLanes};
+use crate::bot::folder_quota;
 use crate::bot::persistent::lines;
-use crate::bot::{Batch, BotLog, BotProgram, LineProcess};
+use crate::bot::{Batch, BotLog, BotProgram, LineProcess, StartFailure};
+use crate::error::Error;
+use game_core::Ending;
 use game_forty::stats::nanos;
 use game_forty::{
     bot_seed, wire, Aggregate, Decision, Failure, FailureEvent, Game, Next, Observer, Pipeline,
@@ -45,6 +55,9 @@ const TIMER_SLACK: Duration = Duration::from_millis(2);
 
 /// Batches of replies buffered between the readers and the event loop.
 const SINK_QUEUE: usize = 1024;
+
+/// The least time between two measurements of one bot's folder.
+pub const FOLDER_EVERY: Duration = Duration::from_millis(100);
 
 /// Where a bot's process stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +95,8 @@ pub(super) struct Proc {
     pinned: Option<usize>,
     /// The name from `ok NAME`.
     pub(super) handshake_name: Option<String>,
+    /// When its folder was last measured.
+    measured: Option<Instant>,
 }
 
 /// A game in flight.
@@ -160,6 +175,10 @@ pub struct Engine<O: Observer> {
     /// not part of one game.
     pub extras: Aggregate,
     pub notices: Vec<Notice>,
+    /// Bots whose games ended since their folders were last looked at.
+    to_measure: Vec<usize>,
+    /// The referee could not start a process: the run must stop.
+    failure: Option<Error>,
 }
 
 /// What woke the loop.
@@ -209,6 +228,7 @@ impl<O: Observer> Engine<O> {
                 queued: Vec::new(),
                 pinned: None,
                 handshake_name: None,
+                measured: None,
             })
             .collect();
         Engine {
@@ -233,7 +253,16 @@ impl<O: Observer> Engine<O> {
             event_budget,
             extras: Aggregate::new(n),
             notices: Vec::new(),
+            to_measure: Vec::new(),
+            failure: None,
         }
+    }
+
+    /// The referee's own failure to start a process (out of descriptors,
+    /// memory or processes), once: the caller must stop without recording
+    /// the games in flight.
+    pub fn take_failure(&mut self) -> Option<Error> {
+        self.failure.take()
     }
 
     /// Starts the processes of these bots and sends their handshakes. Each
@@ -294,12 +323,20 @@ impl<O: Observer> Engine<O> {
                     p.handshake_name = None;
                     return;
                 }
-                Err(e) => {
-                    p.log
-                        .section("referee", format!("cannot start the bot: {e}").as_bytes());
-                    if !self.count_crash(bot, &format!("cannot start: {e}")) {
+                Err(StartFailure::Bot { ending, note }) => {
+                    // The crash's line in its log says why.
+                    if ending == Ending::Sandbox {
+                        self.extras.bot_mut(bot).failures.sandbox += 1;
+                    }
+                    let reason = note.strip_prefix("referee: ").unwrap_or(&note).to_string();
+                    if !self.count_crash(bot, &reason) {
                         return;
                     }
+                }
+                Err(StartFailure::Machine(e)) => {
+                    p.state = State::Gone;
+                    self.failure.get_or_insert(e);
+                    return;
                 }
             }
         }
@@ -327,7 +364,7 @@ impl<O: Observer> Engine<O> {
             "not restarted".to_string()
         };
         p.log
-            .section("referee", format!("crash: {reason}; {what}").as_bytes());
+            .section("referee", format!("crash: {reason}; {what}\n").as_bytes());
         self.notices.push(Notice::Crash {
             bot,
             reason: reason.to_string(),
@@ -409,6 +446,9 @@ impl<O: Observer> Engine<O> {
                         let p = &mut self.procs[bot];
                         if p.state != State::Gone && p.incarnation == live.heard[seat] {
                             wire::write_end(&mut p.queue, live.id);
+                            if p.program.quota.is_some() && !self.to_measure.contains(&bot) {
+                                self.to_measure.push(bot);
+                            }
                         }
                     }
                     if let Some(live) = self.games[slot].take() {
@@ -621,7 +661,37 @@ impl<O: Observer> Engine<O> {
                 self.on_timers(Instant::now());
             }
         }
+        self.measure_folders();
         true
+    }
+
+    /// Measures the folders of the bots whose games ended (each at most
+    /// every [`FOLDER_EVERY`]); a process whose folder is over its quota is
+    /// killed as a crash the sandbox caused.
+    fn measure_folders(&mut self) {
+        let now = Instant::now();
+        for bot in std::mem::take(&mut self.to_measure) {
+            let p = &mut self.procs[bot];
+            let Some(quota) = p.program.quota else {
+                continue;
+            };
+            if p.state != State::Ready
+                || p.measured
+                    .is_some_and(|at| now.duration_since(at) < FOLDER_EVERY)
+            {
+                continue;
+            }
+            p.measured = Some(now);
+            let Some(what) = folder_quota::measure(&p.program.folder, &quota).over(&quota) else {
+                continue;
+            };
+            self.extras.bot_mut(bot).failures.sandbox += 1;
+            self.crash(
+                bot,
+                &format!("sandbox: {what} (the referee deletes nothing)"),
+                now,
+            );
+        }
     }
 
     fn add_cpu(&mut self, bot: usize, cpu: Duration) {

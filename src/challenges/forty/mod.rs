@@ -226,12 +226,19 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
 
     engine.start(&start_with);
     let mut cancelled = false;
-    while engine.starting() > 0 {
+    let mut failure = engine.take_failure();
+    while failure.is_none() && engine.starting() > 0 {
         if !engine.step(&cancel).await {
             cancelled = true;
             break;
         }
         tell(&progress, &names, &mut engine.notices);
+        failure = engine.take_failure();
+    }
+    if let Some(e) = failure {
+        // The referee could not start a process: nothing is recorded.
+        engine.shutdown(Duration::ZERO).await;
+        return Err(e);
     }
 
     let mut open: BTreeMap<u64, OpenBlock> = BTreeMap::new();
@@ -309,6 +316,12 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
         }
         tell(&progress, &names, &mut engine.notices);
         carry.merge(&std::mem::take(&mut engine.extras));
+        if let Some(e) = engine.take_failure() {
+            // The referee could not start a process: the blocks in flight
+            // are not recorded (a rerun plays them), committed ones stay.
+            tally.failure.get_or_insert(e);
+            break;
+        }
 
         // Complete blocks are committed; the very last one waits for the
         // processes' final CPU times.

@@ -126,18 +126,28 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     );
     let seats: Vec<usize> = (0..k).collect();
     engine.start(&seats);
+    // Crashes are said as they come; the referee's own failure to start a
+    // process ends the game.
     let say_crashes = |engine: &mut Engine<PrintTranscript>| {
         for notice in engine.notices.drain(..) {
             let Notice::Crash { bot, reason, .. } = notice;
             eprintln!("referee: seat {bot} crashed: {reason}");
         }
+        engine.take_failure()
     };
+    if let Some(e) = say_crashes(&mut engine) {
+        engine.shutdown(Duration::ZERO).await;
+        return Err(e);
+    }
     while engine.starting() > 0 {
         if !engine.step(&cancel).await {
             engine.shutdown(Duration::ZERO).await;
             return Ok(Status::Interrupted);
         }
-        say_crashes(&mut engine);
+        if let Some(e) = say_crashes(&mut engine) {
+            engine.shutdown(Duration::ZERO).await;
+            return Err(e);
+        }
     }
     let names: Vec<String> = (0..k)
         .map(|seat| transcript::seat_name(engine.handshake_name(seat), seat))
@@ -154,7 +164,10 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             engine.shutdown(Duration::ZERO).await;
             return Ok(Status::Interrupted);
         }
-        say_crashes(&mut engine);
+        if let Some(e) = say_crashes(&mut engine) {
+            engine.shutdown(Duration::ZERO).await;
+            return Err(e);
+        }
     }
     let result = engine
         .finished
@@ -163,7 +176,9 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         .ok_or_else(|| Error::machine("the game did not finish"))?;
     print_line(&transcript::result_line(&result));
     engine.shutdown(EXIT_GRACE).await;
-    say_crashes(&mut engine);
+    if let Some(e) = say_crashes(&mut engine) {
+        return Err(e);
+    }
     print_line(&format!("bot logs: {}", log_dir.display()));
     Ok(Status::Done)
 }

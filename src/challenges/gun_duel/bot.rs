@@ -17,10 +17,13 @@
 //! so the duel and the transport it calls stay in one module, which keeps
 //! them in one codegen unit as they were before the split.
 
-use crate::bot::cpu_wait;
 use crate::bot::persistent::{Frame, Framing};
-use crate::bot::{run_once_with, BotLog, BotProgram, Incoming, Limits, LineProcess, OnOverflow};
-use game_core::{Ending, LineReply};
+use crate::bot::{cpu_wait, folder_quota};
+use crate::bot::{
+    run_once_with, BotLog, BotProgram, Incoming, Limits, LineProcess, OnOverflow, StartFailure,
+};
+use crate::error::Result;
+use game_core::{Ending, Fault, LineReply};
 use game_gun_duel::{
     frame_move, kills_bot, read_exit_reply, read_line_reply, Answer, DuelDriver, DuelResult,
     Epilogue, Interface, Request, Seat, TurnReport, END_GRACE_MS, STARTUP_GRACE_MS,
@@ -65,6 +68,10 @@ pub(super) enum Process {
     },
     /// Could not be started: its first move is a crash, then it is dead.
     Unstartable,
+    /// Refused by the sandbox (its program may not run where it is, or its
+    /// folder held more than the policy allows after a duel): its next
+    /// move is a `sandbox` fault, then it is dead.
+    Denied,
     /// Timed out, exited or closed stdout: every later move is no action.
     Dead,
 }
@@ -94,10 +101,12 @@ impl Bot {
         }
     }
 
-    /// Starts an interface-2 bot's process (once).
-    pub(super) fn start(&mut self) {
+    /// Starts an interface-2 bot's process (once). `Err` only when the
+    /// referee itself could not start it (out of descriptors, memory or
+    /// processes).
+    pub(super) fn start(&mut self) -> Result<()> {
         if self.interface != Interface::Io || !matches!(self.process, Process::Idle) {
-            return;
+            return Ok(());
         }
         self.process =
             match LineProcess::spawn(&self.program, &[], move_framing(), self.log.clone()) {
@@ -106,15 +115,47 @@ impl Bot {
                     process,
                     asked: false,
                 },
-                Err(e) => {
-                    let cmd = self.program.argv.first().map_or("", String::as_str);
+                Err(StartFailure::Bot { ending, note }) => {
                     self.log.section(
                         "referee",
-                        format!("cannot start `{cmd}`: {e}; every move is no action").as_bytes(),
+                        format!("{note}; every move is no action\n").as_bytes(),
                     );
-                    Process::Unstartable
+                    if ending == Ending::Sandbox {
+                        Process::Denied
+                    } else {
+                        Process::Unstartable
+                    }
                 }
+                Err(StartFailure::Machine(e)) => return Err(e),
             };
+        Ok(())
+    }
+
+    /// After a duel: an interface-2 bot whose folder holds more than its
+    /// policy allows is killed, and its next move is a `sandbox` fault
+    /// (interface-1 bots are measured after each call).
+    pub(super) async fn check_folder(&mut self) {
+        let Some(quota) = self.program.quota else {
+            return;
+        };
+        if !matches!(self.process, Process::Running { .. }) {
+            return;
+        }
+        let Some(what) = folder_quota::measure(&self.program.folder, &quota).over(&quota) else {
+            return;
+        };
+        let process = std::mem::replace(&mut self.process, Process::Denied);
+        self.pending.clear();
+        if let Process::Running { mut process, .. } = process {
+            process.kill().await;
+        }
+        self.log.section(
+            "referee",
+            format!(
+                "referee: {what}: killed; its next move is a sandbox fault and it is dead from then on (the referee deletes nothing)\n"
+            )
+            .as_bytes(),
+        );
     }
 
     /// CPU seconds of the bot's last duel: its interface-1 runs, or what
@@ -129,25 +170,26 @@ impl Bot {
         match &self.process {
             Process::Running { process, .. } => cpu_wait::process_cpu(process.pid()),
             Process::Idle => Some(Duration::ZERO),
-            _ => None,
+            Process::Unstartable | Process::Denied | Process::Dead => None,
         }
     }
 
-    /// Performs one request; `None` if the referee was cancelled meanwhile.
+    /// Performs one request; `None` if the referee was cancelled meanwhile,
+    /// `Err` if it could not start a process.
     async fn ask(
         &mut self,
         request: Request,
         timeout: Duration,
         label: &str,
         cancel: &CancellationToken,
-    ) -> Option<Answer> {
-        match request {
+    ) -> Result<Option<Answer>> {
+        Ok(match request {
             Request::Run { args } => {
-                let out = self.run(&args, timeout, label, cancel).await;
+                let out = self.run(&args, timeout, label, cancel).await?;
                 read_exit_reply(&out)
             }
-            Request::Ask { bytes } => self.ask_process(bytes, timeout, cancel).await,
-        }
+            Request::Ask { bytes } => self.ask_process(bytes, timeout, cancel).await?,
+        })
     }
 
     /// Interface 1: one process with `args` appended; output only logged.
@@ -157,13 +199,13 @@ impl Bot {
         timeout: Duration,
         label: &str,
         cancel: &CancellationToken,
-    ) -> game_core::Reply {
+    ) -> Result<game_core::Reply> {
         let limits = Limits {
             deadline: timeout,
             stdout_cap: STDOUT_LOG_CAP,
             stderr_cap: STDERR_LOG_CAP,
         };
-        let out = run_once_with(&self.program, args, &limits, OnOverflow::Discard, cancel).await;
+        let out = run_once_with(&self.program, args, &limits, OnOverflow::Discard, cancel).await?;
         self.cpu += out.cpu;
         if !out.reply.stdout.is_empty() {
             self.log.section(
@@ -176,7 +218,7 @@ impl Bot {
             &format!("{label}: {}", args.join(" ")),
             &out.log_text(limits.deadline),
         );
-        out.reply
+        Ok(out.reply)
     }
 
     /// Interface 2: write the request, read one move.
@@ -185,34 +227,44 @@ impl Bot {
         bytes: Vec<u8>,
         timeout: Duration,
         cancel: &CancellationToken,
-    ) -> Option<Answer> {
-        Some(match self.ask_line(bytes, timeout, cancel).await? {
+    ) -> Result<Option<Answer>> {
+        if matches!(self.process, Process::Denied) {
+            // The denial was logged when it was seen; it costs this move.
+            self.process = Process::Dead;
+            self.pending.clear();
+            return Ok(Some(Answer::no_action(Fault::Sandbox)));
+        }
+        let Some(reply) = self.ask_line(bytes, timeout, cancel).await? else {
+            return Ok(None);
+        };
+        Ok(Some(match reply {
             Some(reply) => read_line_reply(&reply),
             None => Answer::DEAD,
-        })
+        }))
     }
 
     /// Interface 2: writes what is pending and `bytes`, reads one move
     /// within `timeout` (plus the start-up grace on the first `F`). A bot
     /// that times out or closes stdout is killed and dead from then on.
     /// `Some(None)` for a bot already dead (nothing is written); `None` if
-    /// the referee was cancelled meanwhile.
+    /// the referee was cancelled meanwhile; `Err` if it could not start the
+    /// process.
     pub(super) async fn ask_line(
         &mut self,
         bytes: Vec<u8>,
         timeout: Duration,
         cancel: &CancellationToken,
-    ) -> Option<Option<LineReply>> {
+    ) -> Result<Option<Option<LineReply>>> {
         if matches!(self.process, Process::Idle) {
-            self.start();
+            self.start()?;
         }
         let reply = match &mut self.process {
             Process::Dead => {
                 // Its messages are dropped; its opponent is told `P?`.
                 self.pending.clear();
-                return Some(None);
+                return Ok(Some(None));
             }
-            Process::Idle | Process::Unstartable => LineReply::Closed,
+            Process::Idle | Process::Unstartable | Process::Denied => LineReply::Closed,
             Process::Running {
                 process,
                 asked,
@@ -234,7 +286,7 @@ impl Bot {
                 let incoming = loop {
                     let got = tokio::select! {
                         biased;
-                        () = cancel.cancelled() => return None,
+                        () = cancel.cancelled() => return Ok(None),
                         got = process.next_before(deadline) => got,
                     };
                     if got.is_some() {
@@ -271,7 +323,7 @@ impl Bot {
         if kills_bot(&reply) {
             self.die(&reply, timeout).await;
         }
-        Some(Some(reply))
+        Ok(Some(Some(reply)))
     }
 
     /// The bot is dead for the rest of the tournament: its group is killed.
@@ -294,7 +346,7 @@ impl Bot {
             _ => String::new(),
         };
         self.log
-            .section("referee", format!("{reason}{exit}").as_bytes());
+            .section("referee", format!("{reason}{exit}\n").as_bytes());
     }
 
     /// What the bot is owed once a duel is decided.
@@ -304,10 +356,10 @@ impl Bot {
         timeout: Duration,
         label: &str,
         cancel: &CancellationToken,
-    ) {
+    ) -> Result<()> {
         match epilogue {
             Epilogue::Run { args } => {
-                let reply = self.run(&args, timeout, label, cancel).await;
+                let reply = self.run(&args, timeout, label, cancel).await?;
                 if reply.ending == Ending::TimedOut {
                     self.log.section(
                         label,
@@ -326,6 +378,7 @@ impl Bot {
                 }
             }
         }
+        Ok(())
     }
 
     /// Sends what is pending now.
@@ -346,9 +399,11 @@ impl Bot {
     }
 }
 
-/// Plays one duel. `observe` sees every turn. `None` if cancelled: the duel
+/// Plays one duel. `observe` sees every turn. `None` if cancelled, `Err`
+/// if the referee could not start a bot's process: either way the duel
 /// must not be recorded. The CPU time of the duel's interface-1 runs is
-/// left in each bot's `cpu` (read with [`Bot::cpu_seconds`]).
+/// left in each bot's `cpu` (read with [`Bot::cpu_seconds`]). Afterwards
+/// the folders of interface-2 bots are measured ([`Bot::check_folder`]).
 pub(super) async fn play_duel(
     turns: u32,
     seats: [Seat; 2],
@@ -357,7 +412,7 @@ pub(super) async fn play_duel(
     labels: [&str; 2],
     cancel: &CancellationToken,
     mut observe: impl FnMut(&TurnReport),
-) -> Option<DuelResult> {
+) -> Result<Option<DuelResult>> {
     let mut driver = DuelDriver::new(turns, seats);
     let [a, b] = bots;
     a.cpu = Duration::ZERO;
@@ -365,27 +420,38 @@ pub(super) async fn play_duel(
     let process_cpu = [a.process_cpu(), b.process_cpu()];
     while let Some([ra, rb]) = driver.requests() {
         if cancel.is_cancelled() {
-            return None;
+            return Ok(None);
         }
         // Both at once: neither learns the other's move first.
         let (xa, xb) = tokio::join!(
             a.ask(ra, timeout, labels[0], cancel),
             b.ask(rb, timeout, labels[1], cancel)
         );
-        let report = driver.submit([xa?, xb?])?;
+        let (Some(xa), Some(xb)) = (xa?, xb?) else {
+            return Ok(None);
+        };
+        let Some(report) = driver.submit([xa, xb]) else {
+            return Ok(None);
+        };
         observe(&report);
     }
-    let [ea, eb] = driver.epilogue()?;
-    tokio::join!(
+    let Some([ea, eb]) = driver.epilogue() else {
+        return Ok(None);
+    };
+    let (da, db) = tokio::join!(
         a.epilogue(ea, timeout, labels[0], cancel),
         b.epilogue(eb, timeout, labels[1], cancel)
     );
-    for (bot, start) in [a, b].into_iter().zip(process_cpu) {
+    da?;
+    db?;
+    for (bot, start) in [&mut *a, &mut *b].into_iter().zip(process_cpu) {
         if let (Some(start), Some(now)) = (start, bot.process_cpu()) {
             bot.cpu += now.saturating_sub(start);
         }
     }
-    driver.result()
+    let result = driver.result();
+    tokio::join!(a.check_folder(), b.check_folder());
+    Ok(result)
 }
 
 #[cfg(test)]

@@ -196,8 +196,8 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
     report.line(format!("interface: {} ({source})", interface.name()));
     report.gap();
     let finished = match interface {
-        Interface::ExitCode => exit_code(&mut subject, &mut report, timeout, &cancel).await,
-        Interface::Io => io(&mut subject, &mut report, timeout, &cancel).await,
+        Interface::ExitCode => exit_code(&mut subject, &mut report, timeout, &cancel).await?,
+        Interface::Io => io(&mut subject, &mut report, timeout, &cancel).await?,
     };
     if !finished {
         return Ok(Status::Interrupted);
@@ -215,7 +215,7 @@ async fn exit_code(
     report: &mut Report,
     timeout: Duration,
     cancel: &CancellationToken,
-) -> bool {
+) -> Result<bool> {
     let limits = Limits {
         deadline: timeout,
         stdout_cap: OUTPUT_CAP,
@@ -243,9 +243,9 @@ async fn exit_code(
             OnOverflow::Discard,
             cancel,
         )
-        .await;
+        .await?;
         let Some(answer) = read_exit_reply(&outcome.reply) else {
-            return false;
+            return Ok(false);
         };
         report.line(format!("position {n}: {}", p.title));
         report.line(format!("  arguments: {}", args.join(" ")));
@@ -255,6 +255,7 @@ async fn exit_code(
             Ending::Signalled(s) => format!("killed by {}", signal_name(s)),
             Ending::TimedOut => "still running at the limit: killed".to_string(),
             Ending::SpawnFailed => "could not be started".to_string(),
+            Ending::Sandbox => "refused by the sandbox (see below)".to_string(),
             Ending::TooLong | Ending::Cancelled => format!("{ending:?}"),
         };
         if p.last {
@@ -276,7 +277,7 @@ async fn exit_code(
         }
         subject.after_call(&outcome.stderr, leftovers);
     }
-    true
+    Ok(true)
 }
 
 /// Whether a move is legal with `ammo` before the turn; notes a problem if
@@ -318,16 +319,16 @@ async fn io(
     report: &mut Report,
     timeout: Duration,
     cancel: &CancellationToken,
-) -> bool {
+) -> Result<bool> {
     let mut bot = Bot::new(subject.program.clone(), subject.log(), Interface::Io);
-    bot.start();
-    if let Process::Unstartable = bot.process {
+    bot.start()?;
+    if let Process::Unstartable | Process::Denied = bot.process {
         report.line("the program could not be started");
         if let Some(first) = crate::check::first_line(&subject.log_text(true)) {
             report.line(format!("  {first}"));
         }
         report.problem("the program cannot be started");
-        return true;
+        return Ok(true);
     }
     let mut n = 0;
     let mut first_ask = true;
@@ -368,8 +369,8 @@ async fn io(
             };
             first_ask = false;
             let started = Instant::now();
-            let Some(reply) = bot.ask_line(bytes, timeout, cancel).await else {
-                return false;
+            let Some(reply) = bot.ask_line(bytes, timeout, cancel).await? else {
+                return Ok(false);
             };
             let wall = started.elapsed();
             let reply = reply.unwrap_or(LineReply::Closed);
@@ -413,17 +414,26 @@ async fn io(
         if let Some(Epilogue::Tell { bytes }) = driver.epilogue_for(Side::A) {
             bot.pending.extend_from_slice(&bytes);
         }
+        bot.check_folder().await;
+        if let Process::Denied = bot.process {
+            report.line(
+                "  its folder holds more than the sandbox policy allows (its log says what): in a tournament its next move is a sandbox fault and it is dead",
+            );
+            report.problem("the folder holds more than the sandbox policy allows");
+            dead = true;
+            break;
+        }
     }
     report.gap();
     if dead {
         if let Some(first) = crate::check::first_line(&subject.logged()) {
             report.line(format!("stderr: {first}"));
         }
-        return true;
+        return Ok(true);
     }
     let Process::Running { mut process, .. } = std::mem::replace(&mut bot.process, Process::Dead)
     else {
-        return true;
+        return Ok(true);
     };
     let pending = std::mem::take(&mut bot.pending);
     process.send(pending);
@@ -436,7 +446,7 @@ async fn io(
     if let Some(first) = crate::check::first_line(&logged) {
         report.line(format!("stderr (its log in a tournament): {first}"));
     }
-    true
+    Ok(true)
 }
 
 /// Moves written that nobody asked for: they would be read as answers to

@@ -82,7 +82,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         // A bot author debugging wants the bots' stderr: it goes to the
         // referee's stderr, the transcript to stdout.
         let mut bot = Bot::new(program, BotLog::new("/dev/stderr"), interface);
-        bot.start();
+        bot.start()?;
         bots.push(bot);
     }
     let [mut a, mut b]: [Bot; 2] = bots
@@ -120,9 +120,16 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             },
         )
         .await;
-        let Some(result) = result else {
-            interrupted = true;
-            break;
+        let result = match result {
+            Ok(Some(result)) => result,
+            Ok(None) => {
+                interrupted = true;
+                break;
+            }
+            Err(e) => {
+                tokio::join!(a.shutdown(), b.shutdown());
+                return Err(e);
+            }
         };
         match result.outcome.winner() {
             Some(side) => wins[side.index()] += 1,

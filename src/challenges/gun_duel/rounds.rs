@@ -122,7 +122,7 @@ pub(super) async fn tournament(
                 // until the end of the tournament.
                 for &i in &t.live() {
                     if let Some(bot) = field.bots.get_mut(i).and_then(Option::as_mut) {
-                        bot.start();
+                        bot.start()?;
                     }
                 }
                 processes_started = true;
@@ -206,8 +206,9 @@ pub(super) async fn tournament(
 }
 
 /// A duel task's end: its position, its result and CPU seconds (`None` if
-/// cancelled), and the two bots handed back.
-type Finished = (usize, Option<(DuelResult, [f64; 2])>, Bot, Bot);
+/// cancelled, `Err` if the referee could not start a process), and the two
+/// bots handed back.
+type Finished = (usize, Result<Option<(DuelResult, [f64; 2])>>, Bot, Bot);
 
 /// Plays what is missing of `round`, at most `jobs` duels at once, each
 /// bot's duels in schedule order. Returns when the round is complete, or
@@ -256,7 +257,7 @@ async fn play_round(
                         |_| {},
                     )
                     .await
-                    .map(|r| (r, [a.cpu_seconds(), b.cpu_seconds()]));
+                    .map(|r| r.map(|r| (r, [a.cpu_seconds(), b.cpu_seconds()])));
                     (k, result, a, b)
                 });
                 report.max_concurrent = report.max_concurrent.max(duels.len());
@@ -278,7 +279,13 @@ async fn play_round(
                 let id = round.duels()[k];
                 field.bots[id.a] = Some(a);
                 field.bots[id.b] = Some(b);
-                let Some((result, cpu_seconds)) = result else { continue };
+                let (result, cpu_seconds) = match result {
+                    Ok(Some(played)) => played,
+                    Ok(None) => continue,
+                    // The referee could not start a process: nothing of
+                    // this duel is recorded, and the run stops.
+                    Err(e) => break Err(e),
+                };
                 let stored = StoredDuel {
                     duel: id,
                     names: [

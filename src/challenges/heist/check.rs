@@ -132,6 +132,7 @@ fn failure(fault: Fault, ending: Ending) -> String {
             format!("killed by {} (crash)", crate::check::signal_name(s))
         }
         (Fault::SpawnFailed, _) => "the command could not be started".into(),
+        (Fault::Sandbox, _) => "refused by the sandbox (sandbox)".into(),
         (Fault::BadOutput, Ending::TooLong) => "more than 4096 bytes of output (bad output)".into(),
         (Fault::BadOutput, _) => "not one integer (bad output)".into(),
         (other, _) => other.name().to_string(),
@@ -170,7 +171,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
         let n = i + 1;
         let argv = position.to_argv();
         let (outcome, leftovers) =
-            run_once_checked(&subject.program, &argv, &limits, OnOverflow::Kill, &cancel).await;
+            run_once_checked(&subject.program, &argv, &limits, OnOverflow::Kill, &cancel).await?;
         let ending = outcome.reply.ending;
         if ending == Ending::Cancelled {
             return Ok(Status::Interrupted);

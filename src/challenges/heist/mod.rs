@@ -153,15 +153,16 @@ pub struct Bots<'a> {
 }
 
 /// Plays the tournament's next game with real processes, one call at a
-/// time in the game's order. `None` when cancelled: the game is dropped and
-/// the tournament is unchanged.
+/// time in the game's order. `None` when cancelled, `Err` when the referee
+/// could not start a bot's process: either way the game is dropped and the
+/// tournament is unchanged.
 pub async fn play_game<D: Dice>(
     tournament: &mut Tournament,
     dice: D,
     bots: &Bots<'_>,
     cancel: &CancellationToken,
     mut observe: impl FnMut(CallView<'_>),
-) -> Option<Played> {
+) -> Result<Option<Played>> {
     let count = tournament.names().len();
     let mut cpu = vec![Duration::ZERO; count];
     let mut calls = vec![0u64; count];
@@ -173,7 +174,7 @@ pub async fn play_game<D: Dice>(
         let args = request.argv();
         let bot = request.bot;
         let outcome = match bots.programs.get(bot) {
-            Some(program) => run_once(program, &args, &bots.limits, cancel).await,
+            Some(program) => run_once(program, &args, &bots.limits, cancel).await?,
             // Not reachable when the caller passes one program per bot.
             None => Outcome {
                 reply: game_core::Reply::ended(Vec::new(), Ending::SpawnFailed),
@@ -184,7 +185,7 @@ pub async fn play_game<D: Dice>(
             },
         };
         if outcome.reply.ending == Ending::Cancelled || cancel.is_cancelled() {
-            return None;
+            return Ok(None);
         }
         if let Some(c) = cpu.get_mut(bot) {
             *c += outcome.cpu;
@@ -212,16 +213,18 @@ pub async fn play_game<D: Dice>(
         });
         // Refused only for a cancelled reply, handled above.
         if game.answer(&outcome.reply).is_err() {
-            return None;
+            return Ok(None);
         }
     }
-    let report = game.finish().ok()?;
-    Some(Played {
+    let Ok(report) = game.finish() else {
+        return Ok(None);
+    };
+    Ok(Some(Played {
         report,
         cpu,
         calls,
         times,
-    })
+    }))
 }
 
 #[cfg(test)]

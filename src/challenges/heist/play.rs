@@ -51,6 +51,7 @@ fn ending_text(ending: Ending, limits: &Limits) -> String {
         ),
         Ending::TooLong => format!("more than {} bytes on stdout (killed)", limits.stdout_cap),
         Ending::SpawnFailed => "could not be started".to_string(),
+        Ending::Sandbox => "refused by the sandbox (see the bot's log)".to_string(),
         Ending::Cancelled => "cancelled".to_string(),
     }
 }
@@ -154,7 +155,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
                 }
             },
         )
-        .await;
+        .await?;
         let Some(played) = played else {
             return Ok(Status::Interrupted);
         };

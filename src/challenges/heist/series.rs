@@ -231,7 +231,7 @@ async fn run_one(shared: Arc<Shared>, mut p: Pending, cancel: CancellationToken)
             limits: shared.limits,
             label: &label,
         };
-        let Some(played) = play_game(&mut p.state.tournament, dice, &bots, &cancel, |_| {}).await
+        let Some(played) = play_game(&mut p.state.tournament, dice, &bots, &cancel, |_| {}).await?
         else {
             break;
         };

@@ -109,7 +109,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
         let game = position(&settings, calls);
         let argv = wire::argv(&game);
         let (outcome, leftovers) =
-            run_once_checked(&subject.program, &argv, &limits, OnOverflow::Kill, &cancel).await;
+            run_once_checked(&subject.program, &argv, &limits, OnOverflow::Kill, &cancel).await?;
         if outcome.reply.ending == Ending::Cancelled {
             return Ok(Status::Interrupted);
         }

@@ -66,7 +66,8 @@ pub struct CallView<'a> {
     pub verdict: std::result::Result<game_meta_ttt::Move, game_meta_ttt::Illegal>,
 }
 
-/// Plays one game between two programs. `None` if cancelled.
+/// Plays one game between two programs. `None` if cancelled; `Err` if the
+/// referee could not start a bot's process (the game did not happen).
 pub async fn play_game(
     bots: [&BotProgram; 2],
     logs: [&BotLog; 2],
@@ -74,7 +75,7 @@ pub async fn play_game(
     label: &str,
     cancel: &CancellationToken,
     mut observe: impl FnMut(CallView<'_>),
-) -> Option<(Game, [Duration; 2], [CallTimes; 2])> {
+) -> Result<Option<(Game, [Duration; 2], [CallTimes; 2])>> {
     let limits = limits(settings);
     let mut game = Game::new(settings.max_rounds);
     let mut cpu = [Duration::ZERO; 2];
@@ -82,9 +83,9 @@ pub async fn play_game(
     while !game.is_over() {
         let side = game.to_move().index();
         let args = wire::argv(&game);
-        let outcome = run_once(bots[side], &args, &limits, cancel).await;
+        let outcome = run_once(bots[side], &args, &limits, cancel).await?;
         if matches!(outcome.reply.ending, game_core::Ending::Cancelled) || cancel.is_cancelled() {
-            return None;
+            return Ok(None);
         }
         cpu[side] += outcome.cpu;
         times[side].add(&outcome);
@@ -100,7 +101,7 @@ pub async fn play_game(
             verdict,
         });
     }
-    Some((game, cpu, times))
+    Ok(Some((game, cpu, times)))
 }
 
 /// The meta-ttt challenge.
@@ -196,7 +197,11 @@ impl GamePlan for Tournament {
         &self.plan
     }
 
-    async fn play(self: Arc<Self>, index: usize, cancel: CancellationToken) -> Option<Played> {
+    async fn play(
+        self: Arc<Self>,
+        index: usize,
+        cancel: CancellationToken,
+    ) -> Result<Option<Played>> {
         let (x, o) = self.pairs[index];
         let label = format!(
             "game {} ({} X vs {} O)",
@@ -204,7 +209,7 @@ impl GamePlan for Tournament {
             self.spec.bots[x].name,
             self.spec.bots[o].name
         );
-        let (game, cpu, times) = play_game(
+        let Some((game, cpu, times)) = play_game(
             [&self.programs[x], &self.programs[o]],
             [&self.logs[x], &self.logs[o]],
             &self.settings,
@@ -212,7 +217,10 @@ impl GamePlan for Tournament {
             &cancel,
             |_| {},
         )
-        .await?;
+        .await?
+        else {
+            return Ok(None);
+        };
         let stored = StoredGame {
             x: self.spec.bots[x].name.clone(),
             o: self.spec.bots[o].name.clone(),
@@ -231,8 +239,9 @@ impl GamePlan for Tournament {
             stored.record.points[0],
             stored.record.points[1]
         );
-        let record = serde_json::to_string(&stored).ok()?;
-        Some(Played { record, summary })
+        let record = serde_json::to_string(&stored)
+            .map_err(|e| Error::machine(format!("cannot encode a game: {e}")))?;
+        Ok(Some(Played { record, summary }))
     }
 }
 

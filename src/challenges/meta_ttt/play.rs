@@ -75,7 +75,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
         },
     )
-    .await;
+    .await?;
     let Some((game, _, _)) = result else {
         return Ok(Status::Interrupted);
     };
