@@ -56,15 +56,30 @@ pub struct BotGroup {
 /// Kills every process left in a group (processes that escaped their
 /// process group, or outlived a referee killed with SIGKILL), then removes
 /// it. A group that is not empty yet stays; the next start retries.
+///
+/// Never this process: under cgroup v1 `cgroup.procs` lists every process
+/// with a thread in the group, and the bot's starter thread is one of the
+/// referee's. A thread that has just been joined may still be listed for
+/// a moment (it is removed from its groups after `pthread_join` returns),
+/// so removal is retried for up to 100 ms.
 fn empty_and_remove(dir: &Path) {
-    if let Ok(text) = std::fs::read_to_string(dir.join("cgroup.procs")) {
-        for pid in text.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
-            // SAFETY: kill has no memory effects; the pids are members of
-            // a group this referee (or a dead one) made for its bots.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+    let me = std::process::id();
+    for _ in 0..20 {
+        if let Ok(text) = std::fs::read_to_string(dir.join("cgroup.procs")) {
+            for pid in text.lines().filter_map(|l| l.trim().parse::<u32>().ok()) {
+                if pid != me {
+                    // SAFETY: kill has no memory effects; the pids are
+                    // members of a group this referee (or a dead one) made
+                    // for its bots.
+                    unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+                }
+            }
         }
+        if std::fs::remove_dir(dir).is_ok() || !dir.exists() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    let _ = std::fs::remove_dir(dir);
 }
 
 /// Kills everything in the groups of the referee `pid` and removes them,
@@ -303,6 +318,47 @@ mod tests {
         for f in found {
             assert_eq!(f, alone);
         }
+    }
+
+    #[test]
+    fn emptying_a_group_spares_this_process_whose_thread_is_inside() {
+        let roots = roots();
+        let Some(root) = roots.pids.clone() else {
+            return; // no cgroups for this user
+        };
+        let group = BotGroup::create(
+            &Roots {
+                pids: Some(root),
+                memory: None,
+            },
+            "spare",
+        )
+        .unwrap();
+        let tasks = group.thread_tasks();
+        if tasks.is_empty() {
+            return; // cgroup v2: a thread cannot join alone
+        }
+        // A thread of this process joins the group and stays, as a bot's
+        // starter thread does (or seems to, just after it is joined).
+        let (joined_tx, joined) = std::sync::mpsc::channel();
+        let (stop_tx, stop) = std::sync::mpsc::channel::<()>();
+        let t = std::thread::spawn(move || {
+            // SAFETY: gettid has no preconditions.
+            let tid = unsafe { libc::gettid() };
+            std::fs::write(&tasks[0], tid.to_string()).unwrap();
+            joined_tx.send(()).unwrap();
+            let _ = stop.recv();
+        });
+        joined.recv().unwrap();
+        let dir = group.dirs[0].clone();
+        let listed = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap();
+        assert!(listed.contains(&std::process::id().to_string()));
+        // Were this process killed, the test binary would die here.
+        empty_and_remove(&dir);
+        assert!(dir.exists(), "a group with a live thread cannot go");
+        stop_tx.send(()).unwrap();
+        t.join().unwrap();
+        drop(group);
     }
 
     #[test]

@@ -256,3 +256,21 @@ fn every_process_of_a_bot_is_born_in_its_pids_cgroup() {
     }
     assert_eq!(groups[0], groups[1]);
 }
+
+#[test]
+fn dropping_a_bot_confinement_never_kills_the_referee() {
+    let w = world();
+    if confined(&w, "meta-ttt").is_none() {
+        return;
+    }
+    // Each drop ends the bot's starter thread (a thread of this process,
+    // which cgroup v1 lists in the group's cgroup.procs for a moment after
+    // it is joined) and empties the bot's groups: this process must never
+    // be among what is killed.
+    for _ in 0..100 {
+        let c = confined(&w, "meta-ttt").unwrap();
+        let (code, _) = sh(&c, &w.tournament, "true");
+        assert_eq!(code, 0);
+        drop(c);
+    }
+}
