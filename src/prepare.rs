@@ -197,7 +197,8 @@ fn program_for(spec: &TournamentSpec, bot: &BotSpec, confinement: Confinement) -
         folder: bot.folder.clone(),
         confinement,
         env: Vec::new(),
-        quota: crate::bot::FolderQuota::for_policy(&spec.challenge),
+        quota: crate::bot::FolderQuota::for_policy(&spec.challenge)
+            .map(|q| q.beyond_what_is_in(&bot.folder)),
     }
 }
 

@@ -53,6 +53,25 @@ impl FolderQuota {
     fn bytes(&self) -> u64 {
         self.disk_mb.saturating_mul(1 << 20)
     }
+
+    /// This quota on top of what `folder` holds now: what the organiser
+    /// put there (a build's output, a Rust `target/`, a data file) never
+    /// counts against the bot, only what it adds while playing. The folder
+    /// is counted up to a million entries; an unreadable one adds nothing.
+    pub fn beyond_what_is_in(self, folder: &Path) -> FolderQuota {
+        let all = FolderQuota {
+            disk_mb: u64::MAX >> 21,
+            files: 1_000_000,
+        };
+        let held = match measure(folder, &all) {
+            Verdict::Within(u) | Verdict::TooBig(u) | Verdict::TooMany(u) => u,
+            Verdict::Unreadable(_) => Usage::default(),
+        };
+        FolderQuota {
+            disk_mb: self.disk_mb.saturating_add(held.bytes.div_ceil(1 << 20)),
+            files: self.files.saturating_add(held.entries),
+        }
+    }
 }
 
 /// What a walk counted (up to where it stopped).
@@ -263,6 +282,29 @@ mod tests {
             Verdict::Within(u) | Verdict::TooBig(u) | Verdict::TooMany(u) => *u,
             Verdict::Unreadable(_) => panic!("unreadable: {v:?}"),
         }
+    }
+
+    #[test]
+    fn what_a_folder_holds_at_the_start_is_added_to_its_quota() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..30 {
+            std::fs::write(dir.path().join(format!("f{i}")), vec![1u8; 1 << 16]).unwrap();
+        }
+        let quota = FolderQuota {
+            disk_mb: 1,
+            files: 10,
+        };
+        // 30 entries against 10: over, as the organiser left them.
+        assert!(matches!(measure(dir.path(), &quota), Verdict::TooMany(_)));
+        let grown = quota.beyond_what_is_in(dir.path());
+        assert_eq!(grown.files, 40);
+        assert!(grown.disk_mb >= 2, "{grown:?}");
+        assert!(matches!(measure(dir.path(), &grown), Verdict::Within(_)));
+        // What the bot adds still counts: 11 more entries are over.
+        for i in 0..11 {
+            std::fs::write(dir.path().join(format!("new{i}")), "").unwrap();
+        }
+        assert!(matches!(measure(dir.path(), &grown), Verdict::TooMany(_)));
     }
 
     #[test]

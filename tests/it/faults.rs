@@ -344,3 +344,28 @@ fn persistent_bots_are_the_same_the_referee_out_of_descriptors_stops_the_run() {
         assert_eq!(fault(&row, "crash"), 0, "{name}: {row}");
     }
 }
+
+#[test]
+fn what_the_organiser_left_in_a_bot_folder_never_counts_against_it() {
+    let dir = tournament(&format!(
+        "challenge: meta-ttt\nmax-rounds: 4\nbuilt {}\nhonest {}\n",
+        q(&first_legal()),
+        q(&first_legal()),
+    ));
+    let t = dir.path();
+    // A build's output (a Rust `target/` easily holds more than the
+    // policy's 1000 entries) is there before the first call.
+    std::fs::create_dir_all(t.join("built/target")).unwrap();
+    for i in 0..1500 {
+        std::fs::write(t.join(format!("built/target/o{i}")), "").unwrap();
+    }
+    let out = referee(t, &["--instructions", "instructions.txt", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = rows(t);
+    assert_eq!(
+        rows["built"]["faults"],
+        serde_json::json!({}),
+        "{}",
+        rows["built"]
+    );
+}
