@@ -69,14 +69,9 @@ fn watch(referee: u32, read: OwnedFd, roots: crate::cgroup::Roots) -> ! {
         libc::prctl(libc::PR_SET_NAME, c"referee-guard".as_ptr(), 0, 0, 0);
     }
     // Close everything else inherited (the terminal stays usable).
-    if let Ok(entries) = std::fs::read_dir("/proc/self/fd") {
-        let keep = std::os::fd::AsRawFd::as_raw_fd(&read);
-        let fds: Vec<i32> = entries
-            .flatten()
-            .filter_map(|e| e.file_name().to_str()?.parse().ok())
-            .filter(|&fd| fd > 2 && fd != keep)
-            .collect();
-        for fd in fds {
+    let keep = std::os::fd::AsRawFd::as_raw_fd(&read);
+    for fd in crate::sys::open_fds_above_2() {
+        if fd != keep {
             // SAFETY: closing descriptors this process no longer uses.
             unsafe { libc::close(fd) };
         }

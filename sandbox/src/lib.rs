@@ -245,11 +245,6 @@ impl Confinement {
     /// process for good).
     pub(crate) unsafe fn apply_in_child(&self, join_cgroup: bool) -> Result<(), i32> {
         let inner = &*self.inner;
-        let errno = || {
-            std::io::Error::last_os_error()
-                .raw_os_error()
-                .unwrap_or(libc::EIO)
-        };
         if let Some(group) = inner.group.as_ref().filter(|_| join_cgroup) {
             for procs in &group.procs {
                 // "0" moves the writing process into the group.
@@ -327,11 +322,6 @@ unsafe fn confine_thread(
     landlock: Option<std::os::fd::RawFd>,
     seccomp: &[BpfProgram],
 ) -> Result<(), i32> {
-    let errno = || {
-        std::io::Error::last_os_error()
-            .raw_os_error()
-            .unwrap_or(libc::EIO)
-    };
     if let Some(last) = drop_caps {
         drop_capabilities(last)?;
     }
@@ -359,11 +349,6 @@ unsafe fn confine_thread(
 /// # Safety
 /// Raw system calls only, on locals: async-signal-safe.
 unsafe fn drop_capabilities(last: u32) -> Result<(), i32> {
-    let errno = || {
-        std::io::Error::last_os_error()
-            .raw_os_error()
-            .unwrap_or(libc::EIO)
-    };
     for cap in 0..=last {
         // EINVAL: a capability this kernel does not know.
         if libc::prctl(libc::PR_CAPBSET_DROP, cap as libc::c_ulong, 0, 0, 0) != 0
@@ -410,6 +395,14 @@ unsafe fn drop_capabilities(last: u32) -> Result<(), i32> {
         return Err(errno());
     }
     Ok(())
+}
+
+/// The errno of the last failed system call (async-signal-safe: it only
+/// reads the thread's errno).
+fn errno() -> i32 {
+    std::io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
 }
 
 /// The highest Landlock ABI this referee asks for; older kernels get the

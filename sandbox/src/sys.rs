@@ -116,17 +116,8 @@ pub fn become_subreaper() -> io::Result<()> {
 /// descriptors). Called once at start-up, before anything is started.
 /// Returns how many were marked.
 pub fn cloexec_inherited() -> usize {
-    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
-        return 0;
-    };
-    // Collected first: the directory's own descriptor is among them.
-    let fds: Vec<i32> = entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse().ok())
-        .filter(|&fd| fd > 2)
-        .collect();
     let mut marked = 0;
-    for fd in fds {
+    for fd in open_fds_above_2() {
         // SAFETY: F_GETFD/F_SETFD only read and set the close-on-exec flag
         // of a descriptor number; a closed one (the read_dir's) fails with
         // EBADF and is skipped.
@@ -141,6 +132,19 @@ pub fn cloexec_inherited() -> usize {
         }
     }
     marked
+}
+
+/// This process's open descriptors above 2 (collected before use: the
+/// listing's own descriptor is among them, closed by then).
+pub(crate) fn open_fds_above_2() -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc/self/fd") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter(|&fd| fd > 2)
+        .collect()
 }
 
 /// Makes the referee not dumpable: tracing it, reading its memory
