@@ -278,6 +278,27 @@ impl BotGroup {
         Some(n.saturating_sub(u64::from(self.starter_inside)))
     }
 
+    /// Whether the bot has a pids group (which counts and lists its
+    /// processes).
+    pub fn counts_processes(&self) -> bool {
+        self.pids.is_some()
+    }
+
+    /// The processes in the bot's pids group now, as this process sees
+    /// their ids; never this process (whose starter thread may be a member).
+    pub fn processes(&self) -> Vec<u32> {
+        let Some(dir) = &self.pids else {
+            return Vec::new();
+        };
+        let own = std::process::id();
+        std::fs::read_to_string(dir.join("cgroup.procs"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse::<u32>().ok())
+            .filter(|&p| p != own)
+            .collect()
+    }
+
     /// How many times the kernel killed a process of the bot for going
     /// over its memory limit, so far.
     pub fn oom_kills(&self) -> Option<u64> {

@@ -23,6 +23,7 @@
 pub mod cgroup;
 pub mod fs_rules;
 pub mod guardian;
+pub mod namespace;
 pub mod policy;
 pub mod probe;
 pub mod seccomp;
@@ -134,28 +135,40 @@ impl Confinement {
         let groups_by_birth = group.is_none() || !tasks.is_empty();
         let confined = landlock.is_some() || !seccomp.is_empty();
         let thread_confined = confined && groups_by_birth;
-        let confine: starter::Confine = if thread_confined {
-            let landlock_fd = landlock.as_ref().map(AsRawFd::as_raw_fd);
-            let network = setup.policy.network || !support.seccomp;
-            Box::new(move || {
-                // The filters name this thread, so they are compiled here.
-                // SAFETY: gettid has no preconditions.
-                let tid = unsafe { libc::gettid() };
-                let filters = if network {
-                    Vec::new()
-                } else {
-                    seccomp::filters(Some(tid as u32)).map_err(|_| libc::EINVAL)?
-                };
-                // SAFETY: the starter thread restricts only itself, with a
-                // descriptor that outlives this call (the caller waits).
-                unsafe { confine_thread(drop_caps, landlock_fd, &filters) }
-            })
-        } else {
-            Box::new(|| Ok(()))
-        };
-        let starter = if thread_confined || !tasks.is_empty() {
+        // Escapees of a namespace are found through the pids cgroup: no
+        // namespace without one (see `namespace`).
+        let namespaces = support.namespaces
+            && group
+                .as_ref()
+                .is_some_and(cgroup::BotGroup::counts_processes);
+        let landlock_fd = landlock.as_ref().map(AsRawFd::as_raw_fd);
+        let network = setup.policy.network || !support.seccomp;
+        let confine: starter::Confine = Box::new(move |entered| {
+            if let (true, Some(fd)) = (entered, landlock_fd) {
+                // The bot's /proc is a new mount, which the rule for the
+                // host's does not cover.
+                // SAFETY: the ruleset descriptor outlives this call (the
+                // caller waits for it).
+                unsafe { grant_beneath(fd, c"/proc", AccessFs::from_read(ABI_LEVEL).bits()) }?;
+            }
+            if !thread_confined {
+                return Ok(());
+            }
+            // The filters name this thread, so they are compiled here.
+            // SAFETY: gettid has no preconditions.
+            let tid = unsafe { libc::gettid() };
+            let filters = if network {
+                Vec::new()
+            } else {
+                seccomp::filters(Some(tid as u32)).map_err(|_| libc::EINVAL)?
+            };
+            // SAFETY: the starter thread restricts only itself, with a
+            // descriptor that outlives this call (the caller waits).
+            unsafe { confine_thread(drop_caps, landlock_fd, &filters) }
+        });
+        let starter = if thread_confined || !tasks.is_empty() || namespaces {
             Some(
-                starter::Starter::start(tasks, confine)
+                starter::Starter::start(tasks, namespaces, confine)
                     .map_err(|e| format!("the bot's starter thread: {e}"))?,
             )
         } else {
@@ -218,6 +231,26 @@ impl Confinement {
             .group
             .as_ref()
             .and_then(cgroup::BotGroup::bot_tasks)
+    }
+
+    /// Whether the bot's processes live in a PID namespace of their own
+    /// (see [`namespace`]): its orphans then go to the namespace's init,
+    /// and [`Confinement::members`] is how the referee finds them.
+    pub fn namespaced(&self) -> bool {
+        self.inner
+            .starter
+            .as_ref()
+            .is_some_and(starter::Starter::namespaced)
+    }
+
+    /// The processes in the bot's pids cgroup now (as the referee sees
+    /// their ids), never the referee itself; empty without one.
+    pub fn members(&self) -> Vec<u32> {
+        self.inner
+            .group
+            .as_ref()
+            .map(cgroup::BotGroup::processes)
+            .unwrap_or_default()
     }
 
     /// How many of this bot's processes the kernel has killed so far for
@@ -393,6 +426,44 @@ unsafe fn drop_capabilities(last: u32) -> Result<(), i32> {
     }; 2];
     if libc::syscall(libc::SYS_capset, &header, none.as_ptr()) != 0 {
         return Err(errno());
+    }
+    Ok(())
+}
+
+/// Adds a Landlock rule granting `access` beneath `path` to `ruleset`.
+///
+/// # Safety
+/// `ruleset` must be an open Landlock ruleset descriptor.
+unsafe fn grant_beneath(
+    ruleset: std::os::fd::RawFd,
+    path: &std::ffi::CStr,
+    access: u64,
+) -> Result<(), i32> {
+    #[repr(C, packed)]
+    struct PathBeneathAttr {
+        allowed_access: u64,
+        parent_fd: i32,
+    }
+    const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
+    let fd = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+    if fd < 0 {
+        return Err(errno());
+    }
+    let attr = PathBeneathAttr {
+        allowed_access: access,
+        parent_fd: fd,
+    };
+    let added = libc::syscall(
+        libc::SYS_landlock_add_rule,
+        ruleset,
+        LANDLOCK_RULE_PATH_BENEATH,
+        &attr as *const PathBeneathAttr,
+        0u32,
+    );
+    let e = errno();
+    libc::close(fd);
+    if added != 0 {
+        return Err(e);
     }
     Ok(())
 }

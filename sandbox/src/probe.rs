@@ -13,6 +13,9 @@ pub struct Support {
     /// Whether the referee runs as root (for whom RLIMIT_NPROC does not
     /// bind, and whose capabilities every bot process drops).
     pub root: bool,
+    /// Whether each bot can have PID and mount namespaces of its own
+    /// ([`crate::namespace`]), so that its `/proc` shows only itself.
+    pub namespaces: bool,
 }
 
 /// The Landlock ABI that scopes signals and abstract Unix sockets to the
@@ -40,6 +43,7 @@ impl Support {
             cgroups: crate::cgroup::roots(),
             // SAFETY: geteuid cannot fail and has no side effects.
             root: unsafe { libc::geteuid() } == 0,
+            namespaces: namespaces_work(),
         }
     }
 
@@ -74,6 +78,12 @@ impl Support {
                     .to_string(),
             ),
         }
+        if !self.namespaces {
+            lines.push(
+                "sandbox: no PID namespace per bot (it needs root): a bot sees every process in /proc, command lines included"
+                    .to_string(),
+            );
+        }
         if self.cgroups.memory.is_none() {
             lines.push(
                 "sandbox: no memory cgroup for this user: memory is limited per process (RLIMIT_DATA), not per bot, and shared memory is not counted"
@@ -82,6 +92,18 @@ impl Support {
         }
         lines
     }
+}
+
+/// Makes and drops a bot's namespaces on a throwaway thread: whether the
+/// kernel and this user allow them (a container may refuse mounts).
+fn namespaces_work() -> bool {
+    std::thread::Builder::new()
+        .name("probe-namespaces".into())
+        // SAFETY: the throwaway thread clones nothing else and then ends.
+        .spawn(|| unsafe { crate::namespace::Namespaces::enter() }.is_ok())
+        .ok()
+        .and_then(|t| t.join().ok())
+        .unwrap_or(false)
 }
 
 /// Whether the referee holds capabilities its bots must not inherit (it

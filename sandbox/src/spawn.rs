@@ -529,8 +529,11 @@ unsafe fn child_exec(ctx: &ChildContext<'_>) -> Failure {
     {
         return fail(STEP_PDEATHSIG);
     }
-    // The referee may have died before prctl took effect.
-    if libc::getppid() != ctx.parent {
+    // The referee may have died before prctl took effect. In a bot's own
+    // PID namespace the referee is outside it and reads as 0; an orphan
+    // there would read as the namespace's init instead.
+    let parent = libc::getppid();
+    if parent != ctx.parent && parent != 0 {
         libc::_exit(137);
     }
     // A new session is a new process group the referee kills as one, and

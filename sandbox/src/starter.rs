@@ -25,6 +25,7 @@
 //! which the confinement allows, and the rest of the referee never runs on
 //! it.
 
+use crate::namespace::Namespaces;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -33,8 +34,9 @@ use std::thread::JoinHandle;
 /// A job for the starter thread.
 pub(crate) type Job = Box<dyn FnOnce() + Send>;
 
-/// What the thread does to itself when it starts.
-pub(crate) type Confine = Box<dyn FnOnce() -> Result<(), i32> + Send>;
+/// What the thread does to itself when it starts, told whether it entered
+/// the bot's own namespaces.
+pub(crate) type Confine = Box<dyn FnOnce(bool) -> Result<(), i32> + Send>;
 
 /// A bot's starter thread.
 #[derive(Debug)]
@@ -43,43 +45,72 @@ pub(crate) struct Starter {
     thread: Option<JoinHandle<()>>,
     /// Whether the thread joined every group in `tasks`.
     pub(crate) inside: bool,
+    /// The bot's namespaces, when the thread made them (dropped after the
+    /// thread has ended).
+    namespaces: Option<Namespaces>,
 }
 
 impl Starter {
-    /// Starts the thread: it joins each group through its `tasks` file,
-    /// then runs `confine` on itself. Fails if the thread cannot be made
-    /// or `confine` fails (the errno of the failed step).
-    pub(crate) fn start(tasks: Vec<PathBuf>, confine: Confine) -> std::io::Result<Starter> {
+    /// Starts the thread: it makes the bot's namespaces if `namespaces`
+    /// (before joining the groups, so that their init stays outside
+    /// them), joins each group through its `tasks` file, then runs
+    /// `confine` on itself. Fails if the thread cannot be made, or the
+    /// namespaces or `confine` fail (the errno of the failed step).
+    pub(crate) fn start(
+        tasks: Vec<PathBuf>,
+        namespaces: bool,
+        confine: Confine,
+    ) -> std::io::Result<Starter> {
         let (tx, rx) = mpsc::channel::<Job>();
         let (ready_tx, ready) = mpsc::sync_channel(1);
         let thread = std::thread::Builder::new()
             .name("bot-starter".into())
             .spawn(move || {
+                let made = if namespaces {
+                    // SAFETY: this is the bot's starter thread, and it has
+                    // cloned nothing yet.
+                    unsafe { Namespaces::enter() }.map(Some)
+                } else {
+                    Ok(None)
+                };
                 // SAFETY: gettid has no preconditions.
                 let tid = unsafe { libc::gettid() };
-                let inside = !tasks.is_empty()
+                let inside = made.is_ok()
+                    && !tasks.is_empty()
                     && tasks
                         .iter()
                         .all(|t| std::fs::write(t, tid.to_string()).is_ok());
-                let confined = confine();
+                let (made, confined) = match made {
+                    Ok(made) => {
+                        let entered = made.is_some();
+                        (made, confine(entered))
+                    }
+                    Err(e) => (None, Err(e)),
+                };
                 let ok = confined.is_ok();
-                let _ = ready_tx.send((inside, confined));
+                let _ = ready_tx.send((inside, made, confined));
                 if ok {
                     for job in rx {
                         job();
                     }
                 }
             })?;
-        let (inside, confined) = ready
+        let (inside, namespaces, confined) = ready
             .recv()
             .map_err(|_| std::io::Error::other("the bot's starter thread stopped"))?;
         let starter = Starter {
             jobs: Mutex::new(Some(tx)),
             thread: Some(thread),
             inside,
+            namespaces,
         };
         confined.map_err(std::io::Error::from_raw_os_error)?;
         Ok(starter)
+    }
+
+    /// Whether the bot's processes live in namespaces of their own.
+    pub(crate) fn namespaced(&self) -> bool {
+        self.namespaces.is_some()
     }
 
     /// Runs `job` on the starter thread. False if the thread is gone.
@@ -98,5 +129,7 @@ impl Drop for Starter {
                 let _ = t.join();
             }
         }
+        // Init dies with the thread anyway; this reaps it.
+        self.namespaces.take();
     }
 }

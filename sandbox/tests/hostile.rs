@@ -163,7 +163,11 @@ for who, pid in (('referee', {referee}), ('rival', {rival})):
     attempt(who + ' fifo', lambda: os.sched_setscheduler(pid, os.SCHED_FIFO, os.sched_param(1)))
 attempt('user renice', lambda: os.setpriority(os.PRIO_USER, 0, 19))
 attempt('rival SIGWINCH', lambda: os.kill({rival}, signal.SIGWINCH))
-os.kill(-1, signal.SIGWINCH)
+# In the bot's own PID namespace there is nobody else to hit: ESRCH.
+try:
+    os.kill(-1, signal.SIGWINCH)
+except ProcessLookupError:
+    pass
 # Its own process stays its own to tune.
 os.setpriority(os.PRIO_PROCESS, 0, 5)
 resource.prlimit(0, resource.RLIMIT_NOFILE, (64, 64))
@@ -382,6 +386,72 @@ fn no_file_grows_past_the_disk_limit_and_the_stack_is_capped() {
     assert_eq!(out.trim(), (memory * 1024).to_string());
 }
 
+#[test]
+fn a_bot_sees_no_other_process_in_proc() {
+    let w = world();
+    let Some(c) = confine(&w, &w.own, &[]) else {
+        return;
+    };
+    if !c.namespaced() {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        assert!(
+            !root || std::env::var_os("REFEREE_ALLOW_NO_NAMESPACES").is_some(),
+            "a root referee gives each bot its own PID namespace; set REFEREE_ALLOW_NO_NAMESPACES=1 where the kernel refuses"
+        );
+        eprintln!("skipped: an unprivileged referee has no PID namespace per bot");
+        return;
+    }
+    // A rival outside any sandbox, and another bot's process, each with a
+    // secret on its command line (as heist passes a player's state).
+    let mut rival = std::process::Command::new("sh")
+        .args(["-c", "sleep 30; : rival-secret-1"])
+        .spawn()
+        .unwrap();
+    let other_own = w.tournament.join("other");
+    std::fs::create_dir_all(&other_own).unwrap();
+    let other = confine(&w, &other_own, &[]).unwrap();
+    let mut cmd = Command::new("sh");
+    cmd.args(["-c", "sleep 30; : rival-secret-2"])
+        .current_dir(&other_own)
+        .confinement(&other);
+    let mut other_bot = cmd.spawn().unwrap();
+    let script = format!(
+        r#"{TRY}
+seen = []
+for p in os.listdir('/proc'):
+    if p.isdigit():
+        try:
+            seen.append((int(p), open('/proc/%s/cmdline' % p, 'rb').read()))
+        except OSError:
+            pass
+print('pids', sorted(p for p, _ in seen))
+print('me', os.getpid())
+print('secrets', [c for _, c in seen if b'rival-' + b'secret' in c])
+attempt('referee environ', lambda: open('/proc/1/environ').read())
+"#
+    );
+    let out = python(&c, &w.own, &script);
+    let _ = rival.kill();
+    let _ = rival.wait();
+    drop(other_bot.stdin.take());
+    let _ = nix_kill(other_bot.pid);
+    let _ = other_bot.wait_with_output();
+    assert!(out.contains("secrets []"), "{out}");
+    // The namespace's init and the bot itself.
+    let pids = out
+        .lines()
+        .find_map(|l| l.strip_prefix("pids "))
+        .unwrap_or_default();
+    assert!(pids.split(',').count() <= 3, "{out}");
+    assert_all_denied(&out, &["referee environ"]);
+}
+
+fn nix_kill(pid: u32) -> i32 {
+    // SAFETY: signalling a child of this test.
+    unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) }
+}
+
 /// Every test above again, as an unprivileged user (uid 65534) when this
 /// runs as root: the sandbox must hold on an organiser's laptop too.
 #[test]
@@ -426,5 +496,5 @@ fn the_attacks_fail_for_an_unprivileged_user_too() {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("test result: ok. 7 passed"), "{text}");
+    assert!(text.contains("test result: ok. 8 passed"), "{text}");
 }

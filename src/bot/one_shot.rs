@@ -203,7 +203,7 @@ async fn run(
     let swept = if clean {
         Vec::new()
     } else {
-        super::reaper::sweep_pids()
+        super::reaper::sweep_pids(&program.confinement)
     };
     // The call's own group was killed whole; what the sweep finds of it
     // (orphaned before the kill) did not escape.

@@ -206,7 +206,7 @@ pub struct LineProcess {
     /// Kept while the process lives: the bot's processes are started by a
     /// thread of its confinement, and die with that thread (parent-death
     /// signal).
-    _confinement: referee_sandbox::Confinement,
+    confinement: referee_sandbox::Confinement,
     started: Instant,
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
@@ -296,7 +296,7 @@ impl LineProcess {
             closed: false,
             reaped: None,
             swept: Vec::new(),
-            _confinement: program.confinement.clone(),
+            confinement: program.confinement.clone(),
             started: Instant::now(),
             stderr_drain,
         })
@@ -452,8 +452,11 @@ impl LineProcess {
             let _ = self.exited.exited().await;
             self.reaped = sys::wait4(self.pid, true).ok().flatten();
             super::reaper::forget(self.pid);
-            self.swept
-                .extend(super::reaper::sweep_pids().into_iter().map(|s| s.pid));
+            self.swept.extend(
+                super::reaper::sweep_pids(&self.confinement)
+                    .into_iter()
+                    .map(|s| s.pid),
+            );
         }
         self.reaped
     }

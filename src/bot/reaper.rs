@@ -7,7 +7,9 @@
 //! or a persistent bot ends, any child of the referee that is not a
 //! registered bot is an escapee: it is killed (with its own group) and reaped.
 
+use referee_sandbox::namespace;
 use referee_sandbox::spawn::{Child, Command};
+use referee_sandbox::Confinement;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, RwLock};
@@ -70,9 +72,13 @@ pub struct Swept {
     pub group: Option<u32>,
 }
 
-/// Kills and reaps every child of the referee that is not a registered bot.
-/// Returns what it killed. Does nothing unless [`enable`] succeeded.
-pub fn sweep_pids() -> Vec<Swept> {
+/// Kills and reaps every child of the referee that is not a registered bot
+/// (or the init of a bot's namespace), and every process of `bot` (found
+/// through its pids cgroup) outside the group of a registered bot: in a
+/// bot's own PID namespace, orphans go to the namespace's init rather than
+/// to the referee. Returns what it killed. Does nothing unless [`enable`]
+/// succeeded.
+pub fn sweep_pids(bot: &Confinement) -> Vec<Swept> {
     use nix::sys::signal::{kill, killpg, Signal};
     use nix::sys::wait::{waitpid, WaitPidFlag};
     use nix::unistd::Pid;
@@ -81,22 +87,35 @@ pub fn sweep_pids() -> Vec<Swept> {
     }
     let _no_start = STARTING.write().unwrap_or_else(|e| e.into_inner());
     let live = LIVE.lock().unwrap_or_else(|e| e.into_inner());
-    let mut killed = Vec::new();
+    let mut killed: Vec<Swept> = Vec::new();
     // Killing an escapee orphans its own children, which then arrive here:
     // repeat until no stranger is left (bounded, in case of a very fast forker).
     for _ in 0..64 {
-        let strangers: Vec<u32> = children()
+        let children = children()
             .into_iter()
-            .filter(|p| !live.contains(p))
+            .filter(|p| !live.contains(p) && !namespace::is_init(*p))
+            .map(|p| (p, stat_of(p)));
+        let members = bot.members().into_iter().filter_map(|p| {
+            let stat = stat_of(p)?;
+            // A zombie in a namespace is its init's to reap; a member of a
+            // registered bot's group is part of a call still running.
+            (!stat.zombie && !live.contains(&p) && !live.contains(&stat.group))
+                .then_some((p, Some(stat)))
+        });
+        let strangers: Vec<(u32, Option<Stat>)> = children
+            .chain(members)
+            .filter(|(p, _)| !killed.iter().any(|k| k.pid == *p))
             .collect();
         if strangers.is_empty() {
             break;
         }
-        for pid in strangers {
-            let group = stat_of(pid).map(|s| s.group);
+        for (pid, stat) in strangers {
+            let group = stat.map(|s| s.group);
             let p = Pid::from_raw(pid as i32);
             let _ = killpg(p, Signal::SIGKILL);
             let _ = kill(p, Signal::SIGKILL);
+            // Not a child of the referee (in a namespace): ECHILD at once,
+            // and the namespace's init reaps it.
             let _ = waitpid(p, Some(WaitPidFlag::empty()));
             killed.push(Swept { pid, group });
         }
@@ -124,6 +143,7 @@ pub fn group_members(pgid: u32) -> Vec<u32> {
 
 /// What /proc says of a process: whether it is a zombie, and its group
 /// (a zombie keeps its group until reaped).
+#[derive(Debug, Clone, Copy)]
 struct Stat {
     zombie: bool,
     group: u32,

@@ -120,6 +120,27 @@ pub fn q(p: &Path) -> String {
 }
 
 /// True while a process with this pid exists and is not a zombie.
+/// The live processes whose `HOME` is `folder`: the processes of the bot
+/// of that folder (the referee sets a bot's `HOME` to its folder). Found
+/// from outside, as the pids a bot records are those of its own PID
+/// namespace.
+pub fn processes_of_bot(folder: &std::path::Path) -> Vec<i32> {
+    let mut home = b"HOME=".to_vec();
+    home.extend_from_slice(folder.as_os_str().as_encoded_bytes());
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| {
+            alive(pid)
+                && std::fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == home.as_slice()))
+        })
+        .collect()
+}
+
 pub fn alive(pid: i32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(stat) => stat

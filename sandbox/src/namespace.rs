@@ -1,0 +1,206 @@
+//! A bot's own PID and mount namespaces, made once by its starter thread,
+//! so that its processes see only each other in `/proc`: not the referee,
+//! not the other bots, not a rival's command line (heist passes a player's
+//! state in argv).
+//!
+//! The starter thread unshares a PID namespace for its children and a
+//! mount namespace for itself (both per thread, so the rest of the referee
+//! is untouched), then clones the namespace's first process, its *init*:
+//! it mounts a fresh `/proc` showing only the namespace, and then only
+//! reaps the orphans re-parented to it. Every process the starter clones
+//! afterwards is born in the namespace and sees that `/proc` (the mount
+//! namespace is inherited). The cost is paid once per bot, not per move.
+//!
+//! Init dies with the starter thread (its parent-death signal), and the
+//! kernel then kills whatever is left in the namespace. Init is not in the
+//! bot's cgroups (it is cloned before the thread joins them), so it counts
+//! neither as one of the bot's processes nor against its limits.
+//!
+//! Orphans of a bot's processes are re-parented to init, not to the
+//! referee (a subreaper is found only in the orphan's own namespace), so
+//! the referee finds escapees through the bot's cgroup instead
+//! ([`crate::Confinement::strangers`]).
+//!
+//! Creating namespaces needs `CAP_SYS_ADMIN`: a root referee has it. An
+//! unprivileged one would need a user namespace, which a thread of a
+//! multithreaded process cannot enter; there `/proc` stays shared, and the
+//! start-up line says so.
+
+use std::sync::Mutex;
+
+/// The inits of live bot namespaces, which the referee's sweep of
+/// stray children must leave alone.
+static INITS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// Whether `pid` is the init of a bot's namespace (a child of the referee
+/// that is not a bot process, and must not be swept).
+pub fn is_init(pid: u32) -> bool {
+    INITS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&pid)
+}
+
+/// A bot's namespaces, held by its starter thread's owner. Dropping it
+/// kills and reaps init, which takes down every process left in the
+/// namespace.
+#[derive(Debug)]
+pub(crate) struct Namespaces {
+    init: u32,
+}
+
+impl Namespaces {
+    /// Makes the calling thread's future children live in a new PID
+    /// namespace, with a mount namespace (this thread's) whose `/proc`
+    /// shows only that namespace. Returns the errno of the failed step.
+    ///
+    /// # Safety
+    /// Changes the calling thread's namespaces for good: only for a bot's
+    /// starter thread, before it clones anything else.
+    pub(crate) unsafe fn enter() -> Result<Namespaces, i32> {
+        // Own filesystem attributes first: a mount namespace cannot be
+        // entered by a thread that shares them with the others.
+        if libc::unshare(libc::CLONE_FS | libc::CLONE_NEWNS | libc::CLONE_NEWPID) != 0 {
+            return Err(crate::errno());
+        }
+        // Nothing mounted here (the new /proc) propagates back to the host.
+        if libc::mount(
+            std::ptr::null(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_SLAVE,
+            std::ptr::null(),
+        ) != 0
+        {
+            return Err(crate::errno());
+        }
+        let mut ready = [0 as libc::c_int; 2];
+        if libc::pipe2(ready.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            return Err(crate::errno());
+        }
+        // A plain fork without the C library's fork handlers: the child
+        // makes raw system calls only.
+        let pid = libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_ulong, 0, 0, 0, 0);
+        if pid == 0 {
+            libc::close(ready[0]);
+            init(ready[1]);
+        }
+        let forked = crate::errno();
+        libc::close(ready[1]);
+        if pid < 0 {
+            libc::close(ready[0]);
+            return Err(forked);
+        }
+        let pid = pid as u32;
+        // Init writes 0 once /proc is mounted, or the errno of its failure.
+        let mut answer = [0u8; 4];
+        let n = loop {
+            let n = libc::read(ready[0], answer.as_mut_ptr().cast(), answer.len());
+            if n >= 0 || crate::errno() != libc::EINTR {
+                break n;
+            }
+        };
+        libc::close(ready[0]);
+        let failed = if n == 4 {
+            i32::from_ne_bytes(answer)
+        } else {
+            libc::EIO
+        };
+        if failed != 0 {
+            kill_and_reap(pid);
+            return Err(failed);
+        }
+        INITS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        Ok(Namespaces { init: pid })
+    }
+}
+
+impl Drop for Namespaces {
+    fn drop(&mut self) {
+        // Init cannot finish dying while a process of its namespace is a
+        // zombie not yet reaped by its parent, the referee (a call being
+        // reaped on another thread, or never): waiting here could wait for
+        // this very thread. Init is reaped on a thread of its own, and
+        // stays known as an init (never swept) until then.
+        let init = self.init;
+        // SAFETY: signalling our own child.
+        unsafe { libc::kill(init as libc::pid_t, libc::SIGKILL) };
+        let reap = move || {
+            kill_and_reap(init);
+            INITS
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .retain(|&p| p != init);
+        };
+        if std::thread::Builder::new()
+            .name("reap-namespace".into())
+            .spawn(reap)
+            .is_err()
+        {
+            // No thread to spare: it stays a zombie until the referee exits.
+        }
+    }
+}
+
+fn kill_and_reap(pid: u32) {
+    // SAFETY: signalling and reaping our own child.
+    unsafe {
+        libc::kill(pid as libc::pid_t, libc::SIGKILL);
+        while libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), libc::__WALL) < 0
+            && crate::errno() == libc::EINTR
+        {}
+    }
+}
+
+/// The namespace's init: mounts `/proc`, says so on `ready`, then reaps
+/// orphans until killed.
+///
+/// # Safety
+/// Runs in a child cloned from a multithreaded process: raw system calls
+/// only, no allocation, never returns.
+unsafe fn init(ready: libc::c_int) -> ! {
+    // Die with the starter thread: the namespace then dies with init.
+    libc::prctl(
+        libc::PR_SET_PDEATHSIG,
+        libc::SIGKILL as libc::c_ulong,
+        0,
+        0,
+        0,
+    );
+    // Nothing of the referee's stays open here (a pipe's write end held
+    // by init would keep a bot's reader from ever seeing end of file).
+    let above = (ready + 1) as libc::c_uint;
+    libc::syscall(
+        libc::SYS_close_range,
+        3 as libc::c_uint,
+        ready as libc::c_uint - 1,
+        0u32,
+    );
+    libc::syscall(libc::SYS_close_range, above, libc::c_uint::MAX, 0u32);
+    // Every signal blocked: the referee's handlers are not for this
+    // process, and SIGCHLD is taken with sigwaitinfo below.
+    let mut all: libc::sigset_t = std::mem::zeroed();
+    libc::sigfillset(&mut all);
+    libc::sigprocmask(libc::SIG_BLOCK, &all, std::ptr::null_mut());
+    let mounted = libc::mount(
+        c"proc".as_ptr(),
+        c"/proc".as_ptr(),
+        c"proc".as_ptr(),
+        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+        std::ptr::null(),
+    );
+    let answer: i32 = if mounted == 0 { 0 } else { crate::errno() };
+    libc::write(ready, answer.to_ne_bytes().as_ptr().cast(), 4);
+    libc::close(ready);
+    if answer != 0 {
+        libc::_exit(1);
+    }
+    let mut child: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&mut child);
+    libc::sigaddset(&mut child, libc::SIGCHLD);
+    loop {
+        while libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG | libc::__WALL) > 0 {}
+        // A pending SIGCHLD (blocked) wakes this up: none is missed.
+        libc::sigwaitinfo(&child, std::ptr::null_mut());
+    }
+}
