@@ -16,3 +16,4 @@ mod resume;
 mod sandbox;
 mod tidy;
 mod transport;
+mod two_referees;
