@@ -249,11 +249,7 @@ async fn run_pass(
 
     // Builds, bot folders, logs and the sandbox exist for bot processes;
     // a challenge that interprets its bots' programs itself skips them.
-    if !prepare::builds(
-        &mut spec, &resolved, &mut store, &sandbox, &progress, cancel,
-    )
-    .await?
-    {
+    if !prepare::builds(&mut spec, &resolved, &sandbox, jobs, &progress, cancel).await? {
         return Ok(Status::Interrupted);
     }
     prepare::choose_seed(info, resolved.seed_given, &mut spec, &store, &db, &progress)?;

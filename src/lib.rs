@@ -8,6 +8,7 @@ pub mod bot;
 pub mod bot_build;
 pub mod bot_folder;
 pub mod bot_toml;
+pub mod build_record;
 pub mod challenge;
 pub mod challenges;
 pub mod check;

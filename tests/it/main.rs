@@ -2,6 +2,7 @@
 //! `referee` binary end to end, resume after a kill, organiser mistakes.
 
 mod bf_joust;
+mod builds;
 mod check;
 mod common;
 mod faults;
