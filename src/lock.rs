@@ -100,7 +100,9 @@ impl fmt::Display for Busy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
             Some(holder) => write!(f, "{holder}"),
-            None => f.write_str("a process that has not written its name yet"),
+            // Just taken and not yet written, or unreadable to others
+            // (SMB makes a lock mandatory).
+            None => f.write_str("the lock file does not say who"),
         }
     }
 }
