@@ -7,6 +7,7 @@ use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
 use crate::cli::{CheckCommand, Cli, Command, PlayCommand, RunArgs, StandingsArgs};
 use crate::config::{self, Overrides};
 use crate::error::{Error, Result};
+use crate::lock;
 use crate::output::print_stdout;
 use crate::prepare;
 use crate::progress::Progress;
@@ -105,7 +106,26 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<Status> {
     let progress = Arc::new(Progress::new(quiet));
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
+    let dir = tournament_dir(&args)?;
+    let Some(_lock) =
+        lock::hold_database(&results_db(&args, &dir), "referee run", args.wait, &cancel).await?
+    else {
+        return Ok(Status::Interrupted);
+    };
     run_pass(&args, &support, &cancel, progress, &mut BTreeSet::new()).await
+}
+
+/// The folder of `--instructions`.
+fn tournament_dir(args: &RunArgs) -> Result<PathBuf> {
+    let path = args.instructions.as_ref().ok_or_else(|| {
+        Error::input("no tournament given: pass --instructions FILE (see --help)")
+    })?;
+    Ok(crate::instructions::Instructions::load(path)?.dir)
+}
+
+/// The results database: `--db`, else results.db in the tournament folder `dir`.
+fn results_db(args: &RunArgs, dir: &Path) -> PathBuf {
+    args.db.clone().unwrap_or_else(|| dir.join("results.db"))
 }
 
 /// `referee watch`: runs what is missing, then watches the tournament
@@ -126,6 +146,17 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
     let cancel = CancellationToken::new();
     let progress = Arc::new(Progress::new(quiet));
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
+    // Held between passes too: a run started meanwhile would share the bots.
+    let Some(_lock) = lock::hold_database(
+        &results_db(&args, &dir),
+        "referee watch",
+        args.wait,
+        &cancel,
+    )
+    .await?
+    else {
+        return Ok(Status::Interrupted);
+    };
 
     // Events are counted, not queued: a bot writing all night costs nothing.
     let events = Arc::new(AtomicU64::new(0));
@@ -178,7 +209,8 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
 }
 
 /// One pass over a tournament: resolve, build, play what is missing, print
-/// the standings.
+/// the standings. The caller holds the results database's lock
+/// ([`lock::hold_database`]).
 /// `played` gets the names of the bots whose processes may run (builds
 /// included), once they are known.
 async fn run_pass(
@@ -208,10 +240,7 @@ async fn run_pass(
     let info = challenge.info();
     let jobs = jobs(args.jobs, info)?;
     let mut spec = resolved.spec.clone();
-    let db = args
-        .db
-        .clone()
-        .unwrap_or_else(|| spec.dir.join("results.db"));
+    let db = results_db(args, &spec.dir);
     let sandbox = prepare::Sandbox {
         support,
         denied: vec![spec.dir.clone(), db.clone()],
@@ -220,11 +249,7 @@ async fn run_pass(
 
     // Builds, bot folders, logs and the sandbox exist for bot processes;
     // a challenge that interprets its bots' programs itself skips them.
-    if !prepare::builds(
-        &mut spec, &resolved, &mut store, &sandbox, &progress, cancel,
-    )
-    .await?
-    {
+    if !prepare::builds(&mut spec, &resolved, &sandbox, jobs, &progress, cancel).await? {
         return Ok(Status::Interrupted);
     }
     prepare::choose_seed(info, resolved.seed_given, &mut spec, &store, &db, &progress)?;

@@ -60,6 +60,7 @@ pub async fn run_build(
         Ending::Cancelled => "was interrupted".to_string(),
     };
     let text = String::from_utf8_lossy(&output);
+    // Builds run side by side: each line of output names its bot.
     let tail: Vec<&str> = text.lines().rev().take(10).collect();
     let tail: Vec<&str> = tail.into_iter().rev().collect();
     Ok(Err(format!(
@@ -67,7 +68,7 @@ pub async fn run_build(
         build.command,
         log.path().display(),
         tail.iter()
-            .map(|l| format!("    {}", printable(l)))
+            .map(|l| format!("    {name} | {}", printable(l)))
             .collect::<Vec<_>>()
             .join("\n")
     )))

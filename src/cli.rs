@@ -75,6 +75,10 @@ pub struct RunArgs {
     /// Refuse to run unless every sandbox protection can be applied.
     #[arg(long)]
     pub require_sandbox: bool,
+    /// When another referee is using the results database, wait for it to
+    /// end instead of refusing (exit 2).
+    #[arg(long)]
+    pub wait: bool,
     /// A challenge setting, overriding its header key (repeatable). A
     /// setting's own flag (below) beats it.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::config::parse_set)]

@@ -1,16 +1,18 @@
 //! What happens between the resolved instructions and the first game:
-//! bot builds (cached by folder content), the seed when none was given,
+//! bot builds (cached by folder content, in parallel), the seed when none was given,
 //! bot folders, each bot's confinement, program and log.
 
 use crate::bot::{BotLog, BotProgram};
 use crate::bot_build::run_build;
+use crate::build_record::{BuildRecords, REFEREE_FOLDER};
 use crate::challenge::{ChallengeInfo, SeedDefault};
-use crate::config::Resolved;
+use crate::config::{Build, Resolved};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::results::Store;
 use crate::tournament::spec::fingerprint_with_content;
 use crate::tournament::{BotSpec, TournamentSpec};
+use futures_util::{stream, StreamExt};
 use referee_sandbox::{Confinement, Policy, Setup, Support};
 use std::path::{Path, PathBuf};
 use tokio_util::sync::CancellationToken;
@@ -28,60 +30,76 @@ pub fn log_path(dir: &Path, name: &str) -> PathBuf {
     dir.join("logs").join(format!("{name}.log"))
 }
 
-/// Runs each bot's bot.toml `build` unless its folder is unchanged since
-/// the last success, and sets every bot's fingerprint from its folder's
-/// content. A failed build leaves its bot out; the rest go on. Returns
-/// `false` when cancelled.
+/// Runs each bot's bot.toml `build` unless it is up to date (its folder
+/// unchanged since the last success, as recorded with the tournament:
+/// [`BuildRecords`]), up to `jobs` builds at once, and sets every bot's
+/// fingerprint from its folder's content. Builds are independent: each
+/// writes its own folder only. A failed build leaves its bot out; the rest
+/// go on. Returns `false` when cancelled.
 pub async fn builds(
     spec: &mut TournamentSpec,
     resolved: &Resolved,
-    store: &mut Store,
     sandbox: &Sandbox<'_>,
+    jobs: usize,
     progress: &Progress,
     cancel: &CancellationToken,
 ) -> Result<bool> {
-    let mut keep = Vec::with_capacity(spec.bots.len());
-    for ((bot, build), ignore) in spec
+    let records = BuildRecords::of(&spec.dir);
+    // Held until every build is recorded.
+    let _lock = if resolved.builds.iter().any(Option::is_some) {
+        match records.hold(progress, cancel).await? {
+            Some(lock) => Some(lock),
+            None => return Ok(false),
+        }
+    } else {
+        None
+    };
+    let mut contents = Vec::with_capacity(spec.bots.len());
+    let mut due = Vec::new();
+    for (i, ((bot, build), ignore)) in spec
         .bots
-        .iter_mut()
+        .iter()
         .zip(&resolved.builds)
         .zip(&resolved.ignores)
+        .enumerate()
     {
-        let folder_key = bot.folder.to_string_lossy().into_owned();
-        let mut content = crate::bot_folder::content_hash(&bot.folder, ignore);
-        let ok = match build {
-            None => true,
-            Some(build)
-                if store.built(&folder_key, &build.command)?.as_deref()
-                    == Some(content.as_str()) =>
-            {
+        let content = crate::bot_folder::content_hash(&bot.folder, ignore);
+        match build {
+            Some(build) if records.up_to_date(&bot.folder, &build.command, &content) => {
                 progress.say(&format!("{}: build is up to date", bot.name));
-                true
             }
-            Some(build) => {
-                progress.say(&format!("building {}: {}", bot.name, build.command));
-                let log = BotLog::new(log_path(&spec.dir, &bot.name));
-                let words = shell_words::split(&build.command).unwrap_or_default();
-                let named = named_paths(&words, &bot.folder, &sandbox.denied);
-                let confinement = confine(sandbox, "build", &bot.folder, None, &named)?;
-                match run_build(&bot.name, &bot.folder, build, confinement, &log, cancel).await? {
-                    Ok(()) => {
-                        content = crate::bot_folder::content_hash(&bot.folder, ignore);
-                        store.set_built(&folder_key, &build.command, &content)?;
-                        true
-                    }
-                    Err(reason) => {
-                        eprintln!("referee: {reason}");
-                        false
-                    }
-                }
-            }
-        };
-        bot.fingerprint = fingerprint_with_content(&bot.name, &bot.command, &content);
-        keep.push(ok);
+            Some(build) => due.push((i, bot, build, ignore)),
+            None => {}
+        }
+        contents.push(content);
+    }
+    let builder = Builder {
+        dir: &spec.dir,
+        records: &records,
+        sandbox,
+        progress,
+        cancel,
+    };
+    let outcomes: Vec<(usize, Result<Option<String>>)> = stream::iter(due)
+        .map(|(i, bot, build, ignore)| {
+            let builder = &builder;
+            async move { (i, builder.build(bot, build, ignore).await) }
+        })
+        .buffer_unordered(jobs.max(1))
+        .collect()
+        .await;
+    let mut keep = vec![true; spec.bots.len()];
+    for (i, outcome) in outcomes {
+        match outcome? {
+            Some(content) => contents[i] = content,
+            None => keep[i] = false,
+        }
     }
     if cancel.is_cancelled() {
         return Ok(false);
+    }
+    for (bot, content) in spec.bots.iter_mut().zip(&contents) {
+        bot.fingerprint = fingerprint_with_content(&bot.name, &bot.command, content);
     }
     let mut keep_iter = keep.iter();
     spec.bots.retain(|_| *keep_iter.next().unwrap_or(&true));
@@ -92,6 +110,67 @@ pub async fn builds(
         )));
     }
     Ok(true)
+}
+
+/// What every build of a run shares.
+struct Builder<'a> {
+    dir: &'a Path,
+    records: &'a BuildRecords,
+    sandbox: &'a Sandbox<'a>,
+    progress: &'a Progress,
+    cancel: &'a CancellationToken,
+}
+
+impl Builder<'_> {
+    /// Builds one bot and records the success: the folder's content hash
+    /// after the build, or `None` when the build failed (said, with the
+    /// end of its output, each line naming the bot).
+    async fn build(
+        &self,
+        bot: &BotSpec,
+        build: &Build,
+        ignore: &[String],
+    ) -> Result<Option<String>> {
+        self.progress
+            .say(&format!("building {}: {}", bot.name, build.command));
+        let started = std::time::Instant::now();
+        let log = BotLog::new(log_path(self.dir, &bot.name));
+        let words = shell_words::split(&build.command).unwrap_or_default();
+        let named = named_paths(&words, &bot.folder, &self.sandbox.denied);
+        let confinement = confine(self.sandbox, "build", &bot.folder, None, &named)?;
+        match run_build(
+            &bot.name,
+            &bot.folder,
+            build,
+            confinement,
+            &log,
+            self.cancel,
+        )
+        .await?
+        {
+            Ok(()) => {
+                let content = crate::bot_folder::content_hash(&bot.folder, ignore);
+                if let Err(e) = self.records.record(&bot.folder, &build.command, &content) {
+                    eprintln!(
+                        "referee: {}: cannot record the build in {}: {e}; it will run again next time",
+                        bot.name,
+                        self.dir.join(REFEREE_FOLDER).display()
+                    );
+                }
+                self.progress.say(&format!(
+                    "{}: built in {:.1} s",
+                    bot.name,
+                    started.elapsed().as_secs_f64()
+                ));
+                Ok(Some(content))
+            }
+            Err(reason) => {
+                // One write: lines of two failed builds never interleave.
+                eprintln!("referee: {reason}");
+                Ok(None)
+            }
+        }
+    }
 }
 
 /// Chooses the seed of a run that was given none, for a challenge that

@@ -24,13 +24,6 @@ CREATE TABLE IF NOT EXISTS games (
     finished_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (challenge, game_key)
 );
-CREATE TABLE IF NOT EXISTS builds (
-    folder        TEXT NOT NULL,         -- the bot's folder
-    command       TEXT NOT NULL,         -- the build command
-    content       TEXT NOT NULL,         -- the folder's content hash after the build
-    built_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-    PRIMARY KEY (folder, command)
-);
 CREATE TABLE IF NOT EXISTS checkpoints (
     challenge      TEXT NOT NULL,
     checkpoint_key TEXT NOT NULL,
@@ -311,29 +304,6 @@ impl Store {
             }
         }
         tx.commit()?;
-        Ok(())
-    }
-}
-
-impl Store {
-    /// The folder's content hash after its last successful build with `command`.
-    pub fn built(&self, folder: &str, command: &str) -> Result<Option<String>> {
-        self.conn
-            .query_row(
-                "SELECT content FROM builds WHERE folder = ?1 AND command = ?2",
-                params![folder, command],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(Error::from)
-    }
-
-    /// Records a successful build.
-    pub fn set_built(&mut self, folder: &str, command: &str, content: &str) -> Result<()> {
-        self.conn.execute(
-            "INSERT OR REPLACE INTO builds (folder, command, content) VALUES (?1, ?2, ?3)",
-            params![folder, command, content],
-        )?;
         Ok(())
     }
 }

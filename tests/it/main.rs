@@ -2,6 +2,7 @@
 //! `referee` binary end to end, resume after a kill, organiser mistakes.
 
 mod bf_joust;
+mod builds;
 mod check;
 mod common;
 mod faults;
@@ -16,3 +17,4 @@ mod resume;
 mod sandbox;
 mod tidy;
 mod transport;
+mod two_referees;

@@ -229,7 +229,7 @@ fn a_failing_build_leaves_the_bot_out_and_the_tournament_goes_on() {
         err.contains("build of `c` (echo compiling; echo oops >&2; exit 3) exited with status 3"),
         "{err}"
     );
-    assert!(err.contains("    oops"), "{err}");
+    assert!(err.contains("    c | oops"), "{err}");
     assert_eq!(
         stdout(&out).lines().count(),
         3,
