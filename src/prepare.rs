@@ -5,7 +5,7 @@
 use crate::bot::{BotLog, BotProgram};
 use crate::bot_build::run_build;
 use crate::challenge::{ChallengeInfo, SeedDefault};
-use crate::config::Resolved;
+use crate::config::{Build, Resolved};
 use crate::error::{Error, Result};
 use crate::progress::Progress;
 use crate::results::Store;
@@ -49,25 +49,29 @@ pub async fn builds(
     {
         let folder_key = bot.folder.to_string_lossy().into_owned();
         let mut content = crate::bot_folder::content_hash(&bot.folder, ignore);
+        // The cache key names the protocol files' version, not their place.
+        let key = |b: &Build| crate::protocols::versioned(&b.command).into_owned();
         let ok = match build {
             None => true,
             Some(build)
-                if store.built(&folder_key, &build.command)?.as_deref()
-                    == Some(content.as_str()) =>
+                if store.built(&folder_key, &key(build))?.as_deref() == Some(content.as_str()) =>
             {
                 progress.say(&format!("{}: build is up to date", bot.name));
                 true
             }
             Some(build) => {
+                let key = key(build);
                 progress.say(&format!("building {}: {}", bot.name, build.command));
                 let log = BotLog::new(log_path(&spec.dir, &bot.name));
+                let (build, granted) = expand_build(build)?;
                 let words = shell_words::split(&build.command).unwrap_or_default();
-                let named = named_paths(&words, &bot.folder, &sandbox.denied);
+                let mut named = named_paths(&words, &bot.folder, &sandbox.denied);
+                named.extend(granted);
                 let confinement = confine(sandbox, "build", &bot.folder, None, &named)?;
-                match run_build(&bot.name, &bot.folder, build, confinement, &log, cancel).await? {
+                match run_build(&bot.name, &bot.folder, &build, confinement, &log, cancel).await? {
                     Ok(()) => {
                         content = crate::bot_folder::content_hash(&bot.folder, ignore);
-                        store.set_built(&folder_key, &build.command, &content)?;
+                        store.set_built(&folder_key, &key, &content)?;
                         true
                     }
                     Err(reason) => {
@@ -172,12 +176,13 @@ pub fn processes(
         .bots
         .iter()
         .map(|b| {
-            let named = named_paths(&b.argv, &spec.dir, &sandbox.denied);
-            Ok(program_for(
-                spec,
-                b,
-                confine(sandbox, info.name, &b.folder, memory_mb, &named)?,
-            ))
+            let argv = crate::protocols::expand_all(&b.argv)?;
+            let mut named = named_paths(&argv, &spec.dir, &sandbox.denied);
+            named.extend(protocols_grant(
+                b.argv.iter().any(|w| crate::protocols::uses(w)),
+            )?);
+            let confinement = confine(sandbox, info.name, &b.folder, memory_mb, &named)?;
+            Ok(program_for(spec, b, argv, confinement))
         })
         .collect::<Result<Vec<BotProgram>>>()?;
     let logs = spec
@@ -188,11 +193,42 @@ pub fn processes(
     Ok((programs, logs))
 }
 
-/// A bot's process settings from its spec.
-fn program_for(spec: &TournamentSpec, bot: &BotSpec, confinement: Confinement) -> BotProgram {
+/// A build with `{protocols}` expanded, and what it must be able to read
+/// for that.
+fn expand_build(build: &Build) -> Result<(Build, Vec<PathBuf>)> {
+    let uses = crate::protocols::uses(&build.command);
+    let command = match uses {
+        true => crate::protocols::expand(&build.command, crate::protocols::dir()?),
+        false => build.command.clone(),
+    };
+    let build = Build {
+        command,
+        timeout_s: build.timeout_s,
+    };
+    Ok((build, protocols_grant(uses)?))
+}
+
+/// The referee's protocols folder, readable whole to a bot or build that
+/// names it with `{protocols}`: its files are the referee's, never a
+/// tournament's, so this holds even where the folder lies in a denied tree.
+fn protocols_grant(used: bool) -> Result<Vec<PathBuf>> {
+    Ok(match used {
+        true => vec![crate::protocols::dir()?.to_path_buf()],
+        false => Vec::new(),
+    })
+}
+
+/// A bot's process settings from its spec, with its command line as it
+/// runs (`{protocols}` expanded).
+fn program_for(
+    spec: &TournamentSpec,
+    bot: &BotSpec,
+    argv: Vec<String>,
+    confinement: Confinement,
+) -> BotProgram {
     BotProgram {
         name: bot.name.clone(),
-        argv: bot.argv.clone(),
+        argv,
         cwd: spec.dir.clone(),
         folder: bot.folder.clone(),
         confinement,
@@ -267,7 +303,29 @@ pub fn named_paths(words: &[String], cwd: &Path, denied: &[PathBuf]) -> Vec<Path
 
 #[cfg(test)]
 mod tests {
-    use super::named_paths;
+    use super::{expand_build, named_paths, Build};
+
+    #[test]
+    fn a_build_naming_protocols_runs_expanded_and_may_read_the_folder() {
+        let build = Build {
+            command: "g++ -I {protocols}/gun-duel {protocols}/gun-duel/driver.cpp".into(),
+            timeout_s: 1,
+        };
+        let (expanded, granted) = expand_build(&build).unwrap();
+        let dir = crate::protocols::dir().unwrap();
+        let d = dir.display();
+        assert_eq!(
+            expanded.command,
+            format!("g++ -I {d}/gun-duel {d}/gun-duel/driver.cpp")
+        );
+        assert_eq!(granted, vec![dir.to_path_buf()]);
+        assert!(dir.join("gun-duel/driver.cpp").is_file());
+        let plain = Build {
+            command: "make".into(),
+            timeout_s: 1,
+        };
+        assert_eq!(expand_build(&plain).unwrap(), (plain.clone(), Vec::new()));
+    }
 
     #[test]
     fn named_paths_are_existing_paths_outside_the_denied_trees() {
