@@ -8,6 +8,7 @@ mod faults;
 mod forty;
 mod gun_duel;
 mod heist;
+mod java;
 mod meta_ttt;
 mod organiser_errors;
 mod overnight;
