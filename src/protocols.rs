@@ -11,9 +11,9 @@
 //! the embedded ones and rewrites any that differ.
 //!
 //! The commands keep `{protocols}` as written: what is stored with the
-//! results names no machine's path, and [`versioned`] puts the files'
-//! hash into a bot's identity instead, so a referee whose host or adapter
-//! changed replays the games that used them.
+//! results names no machine's path, and [`versioned`] puts the hash of the
+//! files a command names into a bot's identity instead, so a referee whose
+//! host or adapter changed replays the games that used them.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -30,31 +30,54 @@ pub fn uses(text: &str) -> bool {
 }
 
 /// The first 16 hex digits of the BLAKE3 hash of the embedded files (paths,
-/// modes and contents): the name of their copy, and their identity.
+/// modes and contents): the name of their copy on disk.
 pub fn hash() -> &'static str {
     static HASH: OnceLock<String> = OnceLock::new();
-    HASH.get_or_init(|| {
-        let mut h = blake3::Hasher::new();
-        for (path, content, executable) in FILES {
-            h.update(&(path.len() as u64).to_le_bytes());
-            h.update(path.as_bytes());
-            h.update(&[u8::from(*executable)]);
-            h.update(&(content.len() as u64).to_le_bytes());
-            h.update(content);
-        }
-        h.finalize().to_hex()[..16].to_string()
-    })
+    HASH.get_or_init(|| subtree_hash(""))
 }
 
-/// `text` with the placeholder naming this version of the files
-/// (`{protocols:HASH}`): what a bot's identity and a build's cache key are
-/// made of, so they change with the files and not with where they lie.
-pub fn versioned(text: &str) -> Cow<'_, str> {
-    if uses(text) {
-        Cow::Owned(text.replace(PLACEHOLDER, &format!("{{protocols:{}}}", hash())))
-    } else {
-        Cow::Borrowed(text)
+/// [`hash`] of the embedded files at or under `rel` (all of them for "").
+fn subtree_hash(rel: &str) -> String {
+    let mut h = blake3::Hasher::new();
+    let under = |path: &str| {
+        rel.is_empty()
+            || path == rel
+            || path
+                .strip_prefix(rel)
+                .is_some_and(|inner| inner.starts_with('/'))
+    };
+    for (path, content, executable) in FILES.iter().filter(|(p, _, _)| under(p)) {
+        h.update(&(path.len() as u64).to_le_bytes());
+        h.update(path.as_bytes());
+        h.update(&[u8::from(*executable)]);
+        h.update(&(content.len() as u64).to_le_bytes());
+        h.update(content);
     }
+    h.finalize().to_hex()[..16].to_string()
+}
+
+/// `text` with each placeholder naming the version of what the path after
+/// it names (`{protocols:HASH}/forty/forty_host.py`, the hash of that file;
+/// of the whole folder for a folder): what a bot's identity and a build's
+/// cache key are made of, so they change with those files (not with a
+/// README beside them) and not with where the copy lies.
+pub fn versioned(text: &str) -> Cow<'_, str> {
+    if !uses(text) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut rest = text;
+    while let Some(at) = rest.find(PLACEHOLDER) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + PLACEHOLDER.len()..];
+        let path_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "._/-".contains(c)))
+            .unwrap_or(rest.len());
+        let rel = rest[..path_len].trim_matches('/');
+        out.push_str(&format!("{{protocols:{}}}", subtree_hash(rel)));
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// Checks the words of a command that start with the placeholder: each must
@@ -263,15 +286,36 @@ mod tests {
     }
 
     #[test]
-    fn versioned_names_the_files_hash_and_leaves_other_text_alone() {
+    fn versioned_names_the_hash_of_what_the_path_names() {
         assert_eq!(versioned("./bot"), "./bot");
-        let v = versioned("python3 {protocols}/forty/forty_host.py A/bot.py");
+        let host = subtree_hash("forty/forty_host.py");
         assert_eq!(
-            v,
+            versioned("python3 {protocols}/forty/forty_host.py A/bot.py"),
+            format!("python3 {{protocols:{host}}}/forty/forty_host.py A/bot.py")
+        );
+        // The file alone: the hash of its content, nothing beside it.
+        let mut h = blake3::Hasher::new();
+        let content = include_bytes!("../protocols/forty/forty_host.py");
+        let path = "forty/forty_host.py";
+        h.update(&(path.len() as u64).to_le_bytes());
+        h.update(path.as_bytes());
+        h.update(&[1]);
+        h.update(&(content.len() as u64).to_le_bytes());
+        h.update(content);
+        assert_eq!(host, h.finalize().to_hex()[..16]);
+        // A folder counts all its files; the whole copy is `hash()`.
+        let adapter = subtree_hash("gun-duel");
+        assert_eq!(
+            versioned("g++ -I{protocols}/gun-duel/ \"{protocols}/gun-duel/driver.cpp\""),
             format!(
-                "python3 {{protocols:{}}}/forty/forty_host.py A/bot.py",
-                hash()
+                "g++ -I{{protocols:{adapter}}}/gun-duel/ \"{{protocols:{}}}/gun-duel/driver.cpp\"",
+                subtree_hash("gun-duel/driver.cpp")
             )
+        );
+        assert_ne!(adapter, subtree_hash("gun-duel/driver.cpp"));
+        assert_eq!(
+            versioned("{protocols}"),
+            format!("{{protocols:{}}}", hash())
         );
         assert_eq!(hash().len(), 16);
     }
