@@ -102,7 +102,10 @@ fn play_finds_the_forty_host_from_any_folder() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("\nseat 0 GoToTenBot\nseat 1 StopBot\n"), "{text}");
+    assert!(
+        text.contains("\nseat 0 GoToTenBot\nseat 1 StopBot\n"),
+        "{text}"
+    );
     assert!(text.contains("\nresult: scores "), "{text}");
     // Every decision a throw or a stop: no error, timeout, malformed
     // reply or crash (`E`, `TO`, `M`, `X`).
