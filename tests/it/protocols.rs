@@ -1,6 +1,6 @@
 //! `{protocols}`: the referee's own copy of protocols/, written where
-//! `referee protocols` says, used by `play` from any folder, and a
-//! misspelt path in instructions.txt stopping the run at its line.
+//! `referee protocols` says, used by `play` and `check` from any folder,
+//! and a misspelt path in instructions.txt stopping the run at its line.
 
 use crate::common::{python, referee, root, stderr, stdout};
 use std::path::{Path, PathBuf};
@@ -122,6 +122,20 @@ fn play_finds_the_forty_host_from_any_folder() {
             "{turn}\n{text}"
         );
     }
+}
+
+#[test]
+fn check_runs_a_command_naming_the_forty_host() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let bot = format!(
+        "{} {{protocols}}/forty/forty_host.py {{protocols}}/forty/examples/GoToTenBot.py",
+        python()
+    );
+    let out = referee(
+        elsewhere.path(),
+        &["check", "forty", &bot, "--timeout-ms", "5000"],
+    );
+    assert!(out.status.success(), "{}\n{}", stdout(&out), stderr(&out));
 }
 
 #[test]
