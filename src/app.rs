@@ -40,6 +40,7 @@ pub fn main(cli: Cli) -> Result<Status> {
             Some(Command::Play(args)) => play(args).await,
             Some(Command::Standings(args)) => standings(args),
             Some(Command::Check(command)) => check(command).await,
+            Some(Command::Protocols) => protocols(),
         }
     })
 }
@@ -345,6 +346,13 @@ fn standings(args: StandingsArgs) -> Result<Status> {
         .find_tournament(args.tournament)?
         .ok_or_else(|| Error::input(format!("{}: no tournament recorded", db.display())))?;
     print_stdout(&render_standings(&store, row.id, args.format)?)?;
+    Ok(Status::Done)
+}
+
+/// `referee protocols`: the folder `{protocols}` stands for, on stdout.
+fn protocols() -> Result<Status> {
+    let dir = crate::protocols::dir()?;
+    print_stdout(&format!("{}\n", dir.display()))?;
     Ok(Status::Done)
 }
 

@@ -27,13 +27,17 @@ pub async fn run_build(
 ) -> crate::error::Result<Result<(), String>> {
     // Builds are written as shell command lines (`make && strip bot`), so
     // unlike bot commands they go through `sh -c`.
+    // A JVM the build starts (javac) sizes itself by the build's limit.
+    let env = crate::bot::program::jvm_memory_env(confinement.memory_limit())
+        .into_iter()
+        .collect();
     let program = BotProgram {
         name: name.to_string(),
         argv: vec!["sh".into(), "-c".into(), build.command.clone()],
         cwd: folder.to_path_buf(),
         folder: folder.to_path_buf(),
         confinement,
-        env: Vec::new(),
+        env,
         // sandbox/policy/build.toml: what the folder may hold after a build.
         quota: crate::bot::FolderQuota::for_policy("build"),
     };

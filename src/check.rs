@@ -319,7 +319,8 @@ pub struct Subject {
 
 impl Subject {
     /// Prepares `argv` to run in `folder` under the sandbox policy of
-    /// `challenge`, with `env` added to its environment.
+    /// `challenge`, with `env` added to its environment and `{protocols}`
+    /// expanded (the folder readable then, as in a tournament).
     pub fn prepare(
         challenge: ChallengeId,
         folder: PathBuf,
@@ -332,8 +333,13 @@ impl Subject {
         let shared = scratch.0.join("shared");
         std::fs::create_dir(&shared)
             .map_err(|e| Error::machine(format!("{}: {e}", shared.display())))?;
+        let uses_protocols = argv.iter().any(|w| crate::protocols::uses(w));
+        let argv = crate::protocols::expand_all(&argv)?;
         let mut readable = crate::prepare::named_paths(&argv, &folder, &[]);
         readable.push(shared);
+        if uses_protocols {
+            readable.push(crate::protocols::dir()?.to_path_buf());
+        }
         let setup = Setup {
             policy: &policy,
             own_folder: &folder,

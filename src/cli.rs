@@ -53,6 +53,10 @@ pub enum Command {
     /// format, time per move, files written, exit behaviour.
     #[command(subcommand)]
     Check(CheckCommand),
+    /// Print the folder holding this referee's copy of protocols/ (forty's
+    /// host, gun-duel's C++ adapter): what `{protocols}` stands for in
+    /// instructions.txt and bot.toml. Written out first if missing.
+    Protocols,
 }
 
 #[derive(Debug, Args, Default)]

@@ -203,13 +203,16 @@ fn header_line(line: &str) -> Option<(&str, &str)> {
 }
 
 /// Splits a command into words as a POSIX shell would (quotes and
-/// backslashes honoured, nothing expanded).
+/// backslashes honoured, nothing expanded). A word starting with
+/// `{protocols}` must name one of the referee's protocol files
+/// ([`crate::protocols::check_words`]); it is expanded when the bot starts.
 pub fn split_command(command: &str) -> std::result::Result<Vec<String>, String> {
     let words = shell_words::split(command)
         .map_err(|e| format!("cannot split the command `{command}`: {e}"))?;
     if words.is_empty() {
         return Err("empty command".to_string());
     }
+    crate::protocols::check_words(&words)?;
     Ok(words)
 }
 
@@ -316,6 +319,22 @@ mod tests {
         assert!(err_of("../up sh a\n")
             .starts_with("t/instructions.txt:1: bot name `../up` contains '/'"));
         assert!(err_of("logs sh a\n").contains("reserved"));
+        assert!(
+            err_of("a sh a\nb python3 {protocols}/forty/host.py b/bot.py\n").starts_with(
+                "t/instructions.txt:2: `{protocols}/forty/host.py`: the referee's protocols folder has no `forty/host.py`"
+            ),
+            "{}",
+            err_of("a sh a\nb python3 {protocols}/forty/host.py b/bot.py\n")
+        );
+    }
+
+    #[test]
+    fn the_protocols_placeholder_is_kept_as_written() {
+        let i = parse("a python3 {protocols}/forty/forty_host.py a/bot.py\nb sh b\n").unwrap();
+        assert_eq!(
+            i.bots[0].argv,
+            ["python3", "{protocols}/forty/forty_host.py", "a/bot.py"]
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod output;
 pub mod play;
 pub mod prepare;
 pub mod progress;
+pub mod protocols;
 pub mod results;
 pub mod session;
 pub mod setting_flags;

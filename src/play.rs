@@ -21,10 +21,12 @@ pub fn directory(cwd: Option<&Path>) -> Result<PathBuf> {
 }
 
 /// The bot `label` from its command line (split as in instructions.txt,
-/// no shell), run unconfined in `dir`, which is also its folder.
+/// no shell, `{protocols}` expanded), run unconfined in `dir`, which is
+/// also its folder.
 pub fn program(label: &str, command: &str, dir: &Path) -> Result<BotProgram> {
     let argv = crate::instructions::split_command(command)
         .map_err(|m| Error::input(format!("{label}: {m}")))?;
+    let argv = crate::protocols::expand_all(&argv)?;
     Ok(BotProgram {
         name: label.to_string(),
         argv,

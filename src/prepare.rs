@@ -65,7 +65,7 @@ pub async fn builds(
     {
         let content = crate::bot_folder::content_hash(&bot.folder, ignore);
         match build {
-            Some(build) if records.up_to_date(&bot.folder, &build.command, &content) => {
+            Some(build) if records.up_to_date(&bot.folder, &build_key(build), &content) => {
                 progress.say(&format!("{}: build is up to date", bot.name));
             }
             Some(build) => due.push((i, bot, build, ignore)),
@@ -112,6 +112,12 @@ pub async fn builds(
     Ok(true)
 }
 
+/// What a build is recorded under: its command, with the version of the
+/// protocol files it names rather than their place.
+fn build_key(build: &Build) -> String {
+    crate::protocols::versioned(&build.command).into_owned()
+}
+
 /// What every build of a run shares.
 struct Builder<'a> {
     dir: &'a Path,
@@ -135,13 +141,16 @@ impl Builder<'_> {
             .say(&format!("building {}: {}", bot.name, build.command));
         let started = std::time::Instant::now();
         let log = BotLog::new(log_path(self.dir, &bot.name));
+        let key = build_key(build);
+        let (build, granted) = expand_build(build)?;
         let words = shell_words::split(&build.command).unwrap_or_default();
-        let named = named_paths(&words, &bot.folder, &self.sandbox.denied);
+        let mut named = named_paths(&words, &bot.folder, &self.sandbox.denied);
+        named.extend(granted);
         let confinement = confine(self.sandbox, "build", &bot.folder, None, &named)?;
         match run_build(
             &bot.name,
             &bot.folder,
-            build,
+            &build,
             confinement,
             &log,
             self.cancel,
@@ -150,7 +159,7 @@ impl Builder<'_> {
         {
             Ok(()) => {
                 let content = crate::bot_folder::content_hash(&bot.folder, ignore);
-                if let Err(e) = self.records.record(&bot.folder, &build.command, &content) {
+                if let Err(e) = self.records.record(&bot.folder, &key, &content) {
                     eprintln!(
                         "referee: {}: cannot record the build in {}: {e}; it will run again next time",
                         bot.name,
@@ -251,12 +260,13 @@ pub fn processes(
         .bots
         .iter()
         .map(|b| {
-            let named = named_paths(&b.argv, &spec.dir, &sandbox.denied);
-            Ok(program_for(
-                spec,
-                b,
-                confine(sandbox, info.name, &b.folder, memory_mb, &named)?,
-            ))
+            let argv = crate::protocols::expand_all(&b.argv)?;
+            let mut named = named_paths(&argv, &spec.dir, &sandbox.denied);
+            named.extend(protocols_grant(
+                b.argv.iter().any(|w| crate::protocols::uses(w)),
+            )?);
+            let confinement = confine(sandbox, info.name, &b.folder, memory_mb, &named)?;
+            Ok(program_for(spec, b, argv, confinement))
         })
         .collect::<Result<Vec<BotProgram>>>()?;
     let logs = spec
@@ -267,11 +277,42 @@ pub fn processes(
     Ok((programs, logs))
 }
 
-/// A bot's process settings from its spec.
-fn program_for(spec: &TournamentSpec, bot: &BotSpec, confinement: Confinement) -> BotProgram {
+/// A build with `{protocols}` expanded, and what it must be able to read
+/// for that.
+fn expand_build(build: &Build) -> Result<(Build, Vec<PathBuf>)> {
+    let uses = crate::protocols::uses(&build.command);
+    let command = match uses {
+        true => crate::protocols::expand(&build.command, crate::protocols::dir()?),
+        false => build.command.clone(),
+    };
+    let build = Build {
+        command,
+        timeout_s: build.timeout_s,
+    };
+    Ok((build, protocols_grant(uses)?))
+}
+
+/// The referee's protocols folder, readable whole to a bot or build that
+/// names it with `{protocols}`: its files are the referee's, never a
+/// tournament's, so this holds even where the folder lies in a denied tree.
+fn protocols_grant(used: bool) -> Result<Vec<PathBuf>> {
+    Ok(match used {
+        true => vec![crate::protocols::dir()?.to_path_buf()],
+        false => Vec::new(),
+    })
+}
+
+/// A bot's process settings from its spec, with its command line as it
+/// runs (`{protocols}` expanded).
+fn program_for(
+    spec: &TournamentSpec,
+    bot: &BotSpec,
+    argv: Vec<String>,
+    confinement: Confinement,
+) -> BotProgram {
     BotProgram {
         name: bot.name.clone(),
-        argv: bot.argv.clone(),
+        argv,
         cwd: spec.dir.clone(),
         folder: bot.folder.clone(),
         confinement,
@@ -346,7 +387,29 @@ pub fn named_paths(words: &[String], cwd: &Path, denied: &[PathBuf]) -> Vec<Path
 
 #[cfg(test)]
 mod tests {
-    use super::named_paths;
+    use super::{expand_build, named_paths, Build};
+
+    #[test]
+    fn a_build_naming_protocols_runs_expanded_and_may_read_the_folder() {
+        let build = Build {
+            command: "g++ -I {protocols}/gun-duel {protocols}/gun-duel/driver.cpp".into(),
+            timeout_s: 1,
+        };
+        let (expanded, granted) = expand_build(&build).unwrap();
+        let dir = crate::protocols::dir().unwrap();
+        let d = dir.display();
+        assert_eq!(
+            expanded.command,
+            format!("g++ -I {d}/gun-duel {d}/gun-duel/driver.cpp")
+        );
+        assert_eq!(granted, vec![dir.to_path_buf()]);
+        assert!(dir.join("gun-duel/driver.cpp").is_file());
+        let plain = Build {
+            command: "make".into(),
+            timeout_s: 1,
+        };
+        assert_eq!(expand_build(&plain).unwrap(), (plain.clone(), Vec::new()));
+    }
 
     #[test]
     fn named_paths_are_existing_paths_outside_the_denied_trees() {

@@ -262,6 +262,13 @@ impl Confinement {
             .and_then(cgroup::BotGroup::oom_kills)
     }
 
+    /// The memory a process of this bot may commit (RLIMIT_DATA, and the
+    /// bot's memory cgroup where there is one), in bytes; `None` for
+    /// [`Confinement::minimal`].
+    pub fn memory_limit(&self) -> Option<u64> {
+        self.inner.memory
+    }
+
     /// Whether files and network are confined (false for [`Confinement::minimal`]).
     pub fn is_confined(&self) -> bool {
         self.inner.landlock.is_some() || !self.inner.seccomp.is_empty()

@@ -75,10 +75,13 @@ pub fn fingerprint(name: &str, command: &str) -> String {
     fingerprint_with_content(name, command, "")
 }
 
-/// [`fingerprint`] including the folder's content hash.
+/// [`fingerprint`] including the folder's content hash. A command using
+/// `{protocols}` counts the referee's protocol files as part of the bot
+/// ([`crate::protocols::versioned`]).
 pub fn fingerprint_with_content(name: &str, command: &str, content: &str) -> String {
+    let command = crate::protocols::versioned(command);
     let mut h = blake3::Hasher::new();
-    for part in [name, command, content] {
+    for part in [name, &command, content] {
         h.update(&(part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
     }

@@ -788,6 +788,78 @@ fn the_example_tournament_resolves_with_both_interfaces() {
 }
 
 #[test]
+fn the_example_and_a_dropped_in_adapter_player_run_copied_out_of_the_repository() {
+    // The example's Hunter and the adapter's SteadyPlayer build with
+    // `{protocols}/gun-duel`, the referee's own copy of the adapter, so a
+    // copy of them anywhere builds and plays.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let copy = |from: &Path, to: &Path| {
+        let ok = Command::new("cp")
+            .arg("-R")
+            .arg(from)
+            .arg(to)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "cp {} {}", from.display(), to.display());
+    };
+    copy(&root().join("examples/bots/gun-duel"), &d.join("t"));
+    copy(
+        &root().join("protocols/gun-duel/examples/SteadyPlayer"),
+        &d.join("t/SteadyPlayer"),
+    );
+    let t = d.join("t");
+    for leftover in [
+        "results.db",
+        "logs",
+        "Hunter/Hunter",
+        "SteadyPlayer/SteadyPlayer",
+    ] {
+        let _ = std::fs::remove_dir_all(t.join(leftover));
+        let _ = std::fs::remove_file(t.join(leftover));
+    }
+    let hunter = std::fs::read_to_string(t.join("Hunter/bot.toml")).unwrap();
+    assert!(hunter.contains("-I {protocols}/gun-duel"), "{hunter}");
+    // Two duels per pair and a generous limit: this is about finding the
+    // adapter, not about speed on a loaded machine.
+    let out = referee(
+        &t,
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--set",
+            "duels-per-pair=2",
+            "--timeout-ms",
+            "10000",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = standings_json(&t);
+    let names: Vec<&str> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), 6, "{names:?}\n{}", stderr(&out));
+    for name in [
+        "Hunter",
+        "SteadyPlayer",
+        "Sentinel",
+        "Gambler",
+        "Predictor",
+        "Turtle",
+    ] {
+        assert_eq!(
+            row(&json, name)["faults"],
+            serde_json::json!({}),
+            "{name}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn an_interface_2_bots_cpu_time_is_stored_per_duel() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

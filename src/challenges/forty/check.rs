@@ -10,7 +10,7 @@
 //!
 //! BOT is a command speaking the protocol, or a Python class file (one
 //! word ending in `.py`), which runs through the shipped host exactly as
-//! an instructions line `NAME python3 <protocols>/forty/forty_host.py FILE`.
+//! an instructions line `NAME python3 {protocols}/forty/forty_host.py FILE`.
 
 use super::clock::HostClock;
 use super::{BOT_ENV, EXIT_GRACE};
@@ -165,7 +165,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
         run.extend(argv.iter().cloned());
         subject.program.argv = run;
         report.line(format!(
-            "{} is a Python class file: it runs through the forty host, as `python3 <protocols>/forty/forty_host.py {}` in instructions.txt",
+            "{} is a Python class file: it runs through the forty host, as `python3 {{protocols}}/forty/forty_host.py {}` in instructions.txt",
             argv.join(" "),
             argv.join(" ")
         ));
