@@ -41,6 +41,7 @@ pub async fn builds(
     cancel: &CancellationToken,
 ) -> Result<bool> {
     let mut keep = Vec::with_capacity(spec.bots.len());
+    let mut failed = Vec::new();
     for ((bot, build), ignore) in spec
         .bots
         .iter_mut()
@@ -72,6 +73,7 @@ pub async fn builds(
                     }
                     Err(reason) => {
                         eprintln!("referee: {reason}");
+                        failed.push(bot.name.clone());
                         false
                     }
                 }
@@ -85,6 +87,15 @@ pub async fn builds(
     }
     let mut keep_iter = keep.iter();
     spec.bots.retain(|_| *keep_iter.next().unwrap_or(&true));
+    // Listed under the standings, so that none vanishes silently.
+    spec.absent
+        .extend(failed.into_iter().map(|name| crate::tournament::Absent {
+            reason: format!(
+                "its build failed (its output is in {})",
+                log_path(&spec.dir, &name).display()
+            ),
+            name,
+        }));
     if spec.bots.len() < 2 {
         return Err(Error::machine(format!(
             "only {} bot(s) left after failed builds; a tournament needs 2",
