@@ -24,10 +24,11 @@ use std::path::{Path, PathBuf};
 pub enum Verdict {
     /// It answered as its contract asks.
     Answered,
-    /// It runs, but its first answer was a fault (what, and its stderr's
-    /// first meaningful line): it plays, and loses what the fault costs.
+    /// It runs, but its first answer was a fault (what kind): it plays, and
+    /// loses what the fault costs. Its stderr stays in its log.
     Faulted(String),
-    /// It cannot start (why, in one line): it would fail every call.
+    /// It cannot start (why, in one line, with the line of its stderr that
+    /// says so): it would fail every call.
     NotStarted(String),
 }
 
@@ -51,7 +52,6 @@ pub fn judge_call(
     let Some(fault) = fault else {
         return Verdict::Answered;
     };
-    let said = said(stderr);
     match ending {
         Ending::Exited(code) if code != 0 => {
             let before = if reply.stdout.trim_ascii().is_empty() {
@@ -59,17 +59,15 @@ pub fn judge_call(
             } else {
                 ""
             };
-            Verdict::NotStarted(format!("exit status {code}{before}{said}"))
+            Verdict::NotStarted(format!("exit status {code}{before}{}", said(stderr)))
         }
-        Ending::TimedOut => {
-            Verdict::Faulted(format!("no answer within its time limit (timeout){said}"))
-        }
+        Ending::TimedOut => Verdict::Faulted("no answer within its time limit (timeout)".into()),
         Ending::Signalled(s) => Verdict::Faulted(format!(
-            "killed by {} before answering (crash){said}",
+            "killed by {} before answering (crash)",
             crate::check::signal_name(s)
         )),
         Ending::Sandbox => Verdict::Faulted(format!("sandbox: {}", note_of(stderr))),
-        _ => Verdict::Faulted(format!("{}{said}", fault.name())),
+        _ => Verdict::Faulted(fault.name().to_string()),
     }
 }
 
@@ -77,19 +75,19 @@ pub fn judge_call(
 /// first answer: how it ended (`None` if it could not be reaped) and its
 /// stderr. An error status is "cannot start"; anything else a fault.
 pub fn judge_closed(reaped: Option<Reaped>, stderr: &[u8]) -> Verdict {
-    let said = said(stderr);
     match reaped.map(|r| r.exit) {
-        Some(ExitKind::Code(code)) if code != 0 => {
-            Verdict::NotStarted(format!("exit status {code} before answering{said}"))
-        }
-        Some(ExitKind::Code(_)) => Verdict::Faulted(format!(
-            "exited with status 0 before answering (closed){said}"
+        Some(ExitKind::Code(code)) if code != 0 => Verdict::NotStarted(format!(
+            "exit status {code} before answering{}",
+            said(stderr)
         )),
+        Some(ExitKind::Code(_)) => {
+            Verdict::Faulted("exited with status 0 before answering (closed)".into())
+        }
         Some(ExitKind::Signal(s)) => Verdict::Faulted(format!(
-            "killed by {} before answering (crash){said}",
+            "killed by {} before answering (crash)",
             crate::check::signal_name(s)
         )),
-        None => Verdict::Faulted(format!("closed its output before answering{said}")),
+        None => Verdict::Faulted("closed its output before answering".into()),
     }
 }
 
@@ -225,7 +223,7 @@ pub fn meaningful_line(stderr: &[u8]) -> Option<String> {
 }
 
 /// Control characters shown as escapes, so a line stays one line.
-fn escaped(text: &str) -> String {
+pub fn escaped(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
             let shown: Vec<char> = if c.is_control() {

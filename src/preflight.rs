@@ -190,8 +190,10 @@ pub async fn before_first_game(
             }
             Verdict::Faulted(what) => {
                 eprintln!(
-                    "referee: bot `{}` ({origin}) started, but its first answer was a fault: {what}",
-                    bot.name
+                    "referee: bot `{}` ({origin}) started, but its first answer was a fault: \
+                     {what} (its log: {})",
+                    bot.name,
+                    crate::prepare::log_path(&spec.dir, &bot.name).display()
                 );
                 store.set_started(&spec.challenge, &bot_key(spec, c.bot))?;
             }

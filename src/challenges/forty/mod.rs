@@ -172,7 +172,7 @@ async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
     Ok(Some(match wire::judge_handshake(&reply) {
         _ if reply == LineReply::Closed => judge_closed(reaped, &stderr),
         Ok(_) => Verdict::Answered,
-        Err(e) => Verdict::Faulted(format!("handshake: {e}")),
+        Err(e) => Verdict::Faulted(crate::first_call::escaped(&format!("handshake: {e}"))),
     }))
 }
 
