@@ -382,7 +382,7 @@ impl Subject {
         std::fs::create_dir(&shared)
             .map_err(|e| Error::machine(format!("{}: {e}", shared.display())))?;
         let tournament = folder.parent().unwrap_or(&folder).to_path_buf();
-        let denied = [tournament.clone()];
+        let denied = denied_around(&folder, &tournament);
         let mut readable = crate::prepare::named_paths(&argv, &tournament, &denied);
         readable.push(shared);
         let setup = Setup {
@@ -666,6 +666,33 @@ impl Subject {
             }
         }
     }
+}
+
+/// What a tournament held in `parent` keeps from a bot whose folder is
+/// `folder`: the parent, as a run denies its tournament folder. But a bot
+/// folder checked right in a home folder has the tools on PATH in its
+/// parent too (`~/.pyenv`, `~/.cargo`), which a tournament held elsewhere
+/// would not hide: then every entry of the parent is denied but the
+/// folder and the trees holding those tools.
+fn denied_around(folder: &Path, parent: &Path) -> Vec<PathBuf> {
+    let tools: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|d| d.canonicalize().ok())
+        .filter(|d| d.starts_with(parent))
+        .collect();
+    if tools.is_empty() {
+        return vec![parent.to_path_buf()];
+    }
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return vec![parent.to_path_buf()];
+    };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p != folder && !tools.iter().any(|t| t.starts_with(p)))
+        .collect()
 }
 
 /// Names for a report: the first few, and how many more.
