@@ -90,7 +90,8 @@ fn referee(parent: &Path, py: &str, games: u64) -> (Duration, Option<String>) {
     let dir = tournament(parent, py, games);
     let start = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["--quiet", "--instructions"])
+        // Games only: no preflight calls before them.
+        .args(["--quiet", "--preflight", "off", "--instructions"])
         .arg(dir.join("instructions.txt"))
         .stderr(Stdio::inherit())
         .output()
@@ -211,7 +212,8 @@ fn memory(parent: &Path, py: &str, games: u64) -> Vec<(u64, u64, u64)> {
     let dir = tournament(parent, py, games);
     let db = dir.join("results.db");
     let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["--quiet", "--instructions"])
+        // Games only: no preflight calls before them.
+        .args(["--quiet", "--preflight", "off", "--instructions"])
         .arg(dir.join("instructions.txt"))
         .stdout(Stdio::null())
         .spawn()

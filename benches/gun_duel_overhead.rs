@@ -77,7 +77,8 @@ fn referee(
     }
     std::fs::write(t.join("instructions.txt"), ins).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_referee"));
-    cmd.args(["--quiet", "--instructions"])
+    // Games only: no preflight calls before them.
+    cmd.args(["--quiet", "--preflight", "off", "--instructions"])
         .arg(t.join("instructions.txt"))
         .stdout(Stdio::null());
     if let Some(j) = jobs {

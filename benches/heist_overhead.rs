@@ -125,7 +125,8 @@ fn referee(dir: &Path, command: &[String], games: usize, tournaments: usize, job
     let t = tournament(dir, command, games, tournaments);
     let cost = measure(|| {
         let status = Command::new(env!("CARGO_BIN_EXE_referee"))
-            .args(["--quiet", "--instructions"])
+            // Games only: no preflight calls before them.
+            .args(["--quiet", "--preflight", "off", "--instructions"])
             .arg(t.join("instructions.txt"))
             .args(["--jobs", &jobs.to_string()])
             .stdout(Stdio::null())

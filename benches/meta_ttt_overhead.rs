@@ -55,7 +55,8 @@ fn referee(dir: &Path, bin: &Path, jobs: usize) -> (Duration, u64) {
     let t = tournament(dir, bin);
     let start = Instant::now();
     let status = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["--quiet", "--instructions"])
+        // Games only: no preflight calls before them.
+        .args(["--quiet", "--preflight", "off", "--instructions"])
         .arg(t.join("instructions.txt"))
         .args(["--jobs", &jobs.to_string()])
         .stdout(Stdio::null())

@@ -4,7 +4,7 @@
 
 use crate::challenge::{ChallengeId, ChallengeInfo, RunContext};
 use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
-use crate::cli::{CheckCommand, Cli, Command, PlayCommand, RunArgs, StandingsArgs};
+use crate::cli::{CheckArgs, CheckCommand, Cli, Command, PlayCommand, RunArgs, StandingsArgs};
 use crate::config::{self, Overrides};
 use crate::error::{Error, Result};
 use crate::lock;
@@ -39,7 +39,7 @@ pub fn main(cli: Cli) -> Result<Status> {
             Some(Command::Watch(args)) => watch(args, quiet).await,
             Some(Command::Play(args)) => play(args).await,
             Some(Command::Standings(args)) => standings(args),
-            Some(Command::Check(command)) => check(command).await,
+            Some(Command::Check(args)) => check(args, quiet).await,
             Some(Command::Protocols) => protocols(),
         }
     })
@@ -253,17 +253,38 @@ async fn run_pass(
     if !prepare::builds(&mut spec, &resolved, &sandbox, jobs, &progress, cancel).await? {
         return Ok(Status::Interrupted);
     }
+    let (mut programs, mut logs) = if info.runs_processes() {
+        prepare::processes(info, &spec, &sandbox)?
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    // Every bot started once before the first game; the field, and so the
+    // seed and the tournament's identity, is known after it.
+    let before = crate::preflight::Before {
+        challenge,
+        resolved: &resolved,
+        mode: args.preflight,
+        jobs,
+        progress: &progress,
+        cancel,
+    };
+    if !crate::preflight::before_first_game(
+        &before,
+        &mut spec,
+        &mut programs,
+        &mut logs,
+        &mut store,
+    )
+    .await?
+    {
+        return Ok(Status::Interrupted);
+    }
     prepare::choose_seed(info, resolved.seed_given, &mut spec, &store, &db, &progress)?;
     // What the challenge reads of its bots itself is part of the
     // tournament's identity, so it happens before the tournament is recorded.
     let loaded = challenge.load(&mut spec)?;
     let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
     let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
-    let (programs, logs) = if info.runs_processes() {
-        prepare::processes(info, &spec, &sandbox)?
-    } else {
-        (Vec::new(), Vec::new())
-    };
 
     let session = Session::open(
         store,
@@ -323,7 +344,8 @@ pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Re
             row.id, spec.challenge
         ))
     })?;
-    challenge.get().standings(store, &row, &spec, format)
+    let table = challenge.get().standings(store, &row, &spec, format)?;
+    Ok(crate::standings::with_absent(table, format, &spec.absent))
 }
 
 fn standings(args: StandingsArgs) -> Result<Status> {
@@ -369,10 +391,20 @@ async fn play(command: PlayCommand) -> Result<Status> {
     }
 }
 
-/// `referee check CHALLENGE BOT`: the bot against scripted positions.
-async fn check(command: CheckCommand) -> Result<Status> {
+/// `referee check CHALLENGE BOT`: the bot against scripted positions;
+/// `referee check --instructions FILE`: every bot of a tournament once.
+async fn check(args: CheckArgs, quiet: bool) -> Result<Status> {
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
+    let Some(command) = args.challenge else {
+        if args.tournament.instructions.is_none() {
+            return Err(Error::input(
+                "check what? `referee check CHALLENGE BOT` checks one bot, \
+                 `referee check --instructions FILE` every bot of a tournament",
+            ));
+        }
+        return check_tournament(&args.tournament, quiet, &cancel).await;
+    };
     match command {
         CheckCommand::MetaTtt(args) => meta_ttt::check::check(args, cancel).await,
         CheckCommand::BfJoust(args) => bf_joust::check::check(args).await,
@@ -380,4 +412,58 @@ async fn check(command: CheckCommand) -> Result<Status> {
         CheckCommand::Forty(args) => forty::check::check(args, cancel).await,
         CheckCommand::GunDuel(args) => gun_duel::check::check(args, cancel).await,
     }
+}
+
+/// `referee check --instructions FILE`: the tournament's bots resolved and
+/// built as a run would, each started once (none remembered), one line
+/// each on stdout. Exit status 0 when every bot can play, 1 otherwise.
+async fn check_tournament(
+    args: &RunArgs,
+    quiet: bool,
+    cancel: &CancellationToken,
+) -> Result<Status> {
+    let support = sandbox_support(args.require_sandbox)?;
+    let progress = Progress::new(quiet);
+    let path = args.instructions.clone().unwrap_or_default();
+    let overrides = Overrides {
+        challenge: args.challenge,
+        seed: args.seed,
+        flags: args.setting_flags.0.clone(),
+        settings: args.settings.clone(),
+    };
+    let resolved = config::resolve_all(&path, &overrides)?;
+    let challenge = resolved.challenge.get();
+    let info = challenge.info();
+    let jobs = jobs(args.jobs, info)?;
+    let mut spec = resolved.spec.clone();
+    let db = args
+        .db
+        .clone()
+        .unwrap_or_else(|| spec.dir.join("results.db"));
+    let sandbox = prepare::Sandbox {
+        support: &support,
+        denied: vec![spec.dir.clone(), db.clone()],
+    };
+    if !prepare::builds(&mut spec, &resolved, &sandbox, jobs, &progress, cancel).await? {
+        return Ok(Status::Interrupted);
+    }
+    let (programs, logs) = if info.runs_processes() {
+        prepare::processes(info, &spec, &sandbox)?
+    } else {
+        challenge.load(&mut spec)?;
+        (Vec::new(), Vec::new())
+    };
+    let all: Vec<usize> = (0..spec.bots.len()).collect();
+    let Some(called) =
+        crate::preflight::call(challenge, &spec, &programs, &logs, &all, jobs, cancel).await?
+    else {
+        return Ok(Status::Interrupted);
+    };
+    let (text, every_bot) = crate::preflight::report(&resolved, &spec, &programs, &called);
+    print_stdout(&text)?;
+    Ok(if every_bot {
+        Status::Done
+    } else {
+        Status::ContractBroken
+    })
 }

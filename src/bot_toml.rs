@@ -55,7 +55,9 @@ impl BotToml {
     pub fn parse(path: &Path, text: &str) -> Result<BotToml> {
         let mut parsed: BotToml = toml::from_str(text).map_err(|e| {
             let line = e.span().map_or(1, |s| line_of(text, s.start));
-            Error::input_at(path, line, e.message().trim().to_string())
+            // One line, whatever the parser says: the warning is one line.
+            let message: Vec<&str> = e.message().split_whitespace().collect();
+            Error::input_at(path, line, message.join(" "))
         })?;
         parsed.path = path.to_path_buf();
         parsed.text = text.to_string();

@@ -11,6 +11,7 @@
 use crate::bot::{BotLog, BotProgram};
 use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
 use crate::error::Result;
+use crate::first_call::Verdict;
 use crate::results::{Store, TournamentRow};
 use crate::session::Session;
 use crate::standings::Format;
@@ -19,6 +20,7 @@ use std::any::Any;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use tokio_util::sync::CancellationToken;
 
 /// A boxed future, as trait objects return them.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -95,6 +97,18 @@ pub struct RunContext {
     pub jobs: usize,
 }
 
+/// One bot's first call, made before the first game (see
+/// [`Challenge::first_call`]). Not a game: nothing of it is recorded but
+/// its bot's log.
+pub struct FirstCall<'a> {
+    pub spec: &'a TournamentSpec,
+    /// The bot's index in `spec.bots`.
+    pub bot: usize,
+    pub program: &'a BotProgram,
+    pub log: &'a BotLog,
+    pub cancel: &'a CancellationToken,
+}
+
 /// What the referee asks of a challenge. One implementation per folder
 /// under `src/challenges/`; `play` and `check` are reached through their
 /// own clap subcommands (`cli.rs`), since their options differ.
@@ -119,6 +133,15 @@ pub trait Challenge: Send + Sync + 'static {
     fn load(&self, _spec: &mut TournamentSpec) -> Result<Loaded> {
         Ok(None)
     }
+
+    /// One real first call of a bot, as its tournament would make it (the
+    /// challenge's opening position through its own codec and transport,
+    /// in the bot's folder as prepared for play), judged by
+    /// [`crate::first_call`]: the preflight before the first game.
+    /// `Ok(None)` when the challenge's bots need none (they are not
+    /// processes) or the call was cancelled; `Err` only when the referee
+    /// itself could not start a process.
+    fn first_call<'a>(&'a self, call: FirstCall<'a>) -> BoxFuture<'a, Result<Option<Verdict>>>;
 
     /// Runs (or resumes) the tournament, recording through `session`.
     fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>>;

@@ -6,10 +6,15 @@
 //! verdict. Exit status 0 when it follows the contract, 1 when it does not.
 //!
 //! Each challenge's positions and codec live in its folder's `check.rs`
-//! (`src/challenges/<id>/check.rs`); what they share is here: the report ([`Report`]), the bot under check run
-//! sandboxed under its challenge's policy with its folder as working
-//! directory ([`Subject`]), the folder snapshot before and after, and the
-//! end of a persistent bot's life ([`Subject::end_of_input`]).
+//! (`src/challenges/<id>/check.rs`); what they share is here: the report
+//! ([`Report`]), the bot under check run exactly as a tournament held in
+//! its folder's parent would run it ([`folder_of`], [`Subject`]: that
+//! parent as working directory, the command's paths relative to it, the
+//! challenge's sandbox with the folder the bot's own and its siblings out
+//! of reach), the folder snapshot before and after, and the end of a
+//! persistent bot's life ([`Subject::end_of_input`]). So a bot that names
+//! its files relative to its own folder (`data.txt` for `NAME/data.txt`)
+//! fails here as it would fail every call of a tournament.
 //!
 //! Nothing a bot does is an `Err` here: a bot fault is a line of the
 //! report. `Err` is for the command line (exit 2) and the machine (exit 1).
@@ -127,9 +132,10 @@ impl Report {
         self.line(format!("  time: {text}"));
     }
 
-    /// The first line of a call's stderr, if it wrote any.
+    /// The line of a call's stderr that says what went wrong (the first
+    /// one, unless a later one names trouble), if it wrote any.
     pub fn stderr(&mut self, bytes: &[u8]) {
-        if let Some(first) = first_line(bytes) {
+        if let Some(first) = crate::first_call::meaningful_line(bytes) {
             self.line(format!(
                 "  stderr (kept in the bot's log in a tournament): {first}"
             ));
@@ -244,14 +250,54 @@ pub fn signal_name(signal: i32) -> String {
     format!("signal {signal} ({name})")
 }
 
-/// The bot's folder (and working directory): `--cwd`, or the current one.
-pub fn folder_of(cwd: Option<&Path>) -> Result<PathBuf> {
-    match cwd {
-        Some(d) if d.is_dir() => Ok(d.to_path_buf()),
-        Some(d) => Err(Error::input(format!("--cwd {}: not a folder", d.display()))),
-        None => std::env::current_dir()
-            .map_err(|e| Error::machine(format!("no current directory: {e}"))),
+/// The bot's folder, as a tournament in its parent folder would have it:
+/// `--cwd DIR`; else the folder the command names its files in, relative
+/// to the current directory (`python3 mybot/bot.py` run from the
+/// tournament folder: `mybot`); else the current directory. The command
+/// runs from the folder's parent, as a tournament runs it from the folder
+/// of instructions.txt.
+pub fn folder_of(cwd: Option<&Path>, argv: &[String]) -> Result<PathBuf> {
+    let folder = match cwd {
+        Some(d) if d.is_dir() => d.to_path_buf(),
+        Some(d) => return Err(Error::input(format!("--cwd {}: not a folder", d.display()))),
+        None => {
+            let here = std::env::current_dir()
+                .map_err(|e| Error::machine(format!("no current directory: {e}")))?;
+            named_folder(argv, &here).unwrap_or(here)
+        }
+    };
+    let folder = folder.canonicalize().map_err(|e| {
+        Error::machine(format!(
+            "{}: cannot resolve the folder: {e}",
+            folder.display()
+        ))
+    })?;
+    match folder.parent() {
+        Some(_) => Ok(folder),
+        None => Err(Error::input(
+            "the bot's folder cannot be `/`: a bot's folder lies in its tournament's folder",
+        )),
     }
+}
+
+/// The folder of `here` whose files the command names (`mybot` for
+/// `python3 mybot/bot.py`), if any: the first word that is a relative path
+/// of two components or more starting with a folder of `here`.
+fn named_folder(argv: &[String], here: &Path) -> Option<PathBuf> {
+    argv.iter().find_map(|word| {
+        let path = Path::new(word.split_once('=').map_or(word.as_str(), |(_, p)| p));
+        let mut parts = path.components();
+        let first = match parts.next()? {
+            std::path::Component::CurDir => parts.next()?,
+            other => other,
+        };
+        let std::path::Component::Normal(name) = first else {
+            return None;
+        };
+        parts.next()?;
+        let folder = here.join(name);
+        folder.is_dir().then_some(folder)
+    })
 }
 
 /// Every file below a folder with its size and modification time.
@@ -300,9 +346,9 @@ const DENIAL_WORDS: [&str; 5] = [
     "PermissionError",
 ];
 
-/// The bot under check: its program, sandboxed under its challenge's
-/// policy with its own folder as working directory (as in a tournament,
-/// where the folder is its HOME and TMPDIR), and what it did.
+/// The bot under check: its program as a tournament in its folder's
+/// parent would run it (from that parent, its folder its HOME and TMPDIR,
+/// sandboxed under its challenge's policy), and what it did.
 pub struct Subject {
     pub program: BotProgram,
     pub folder: PathBuf,
@@ -318,9 +364,12 @@ pub struct Subject {
 }
 
 impl Subject {
-    /// Prepares `argv` to run in `folder` under the sandbox policy of
-    /// `challenge`, with `env` added to its environment and `{protocols}`
-    /// expanded (the folder readable then, as in a tournament).
+    /// Prepares `argv` to run as a bot whose folder is `folder` (from
+    /// [`folder_of`]) runs in a tournament held in the folder's parent:
+    /// from that parent, under the sandbox policy of `challenge` (its
+    /// folder its own, the rest of the parent out of reach), with `env`
+    /// added to its environment and `{protocols}` expanded (the folder
+    /// readable then, as in a tournament).
     pub fn prepare(
         challenge: ChallengeId,
         folder: PathBuf,
@@ -335,7 +384,9 @@ impl Subject {
             .map_err(|e| Error::machine(format!("{}: {e}", shared.display())))?;
         let uses_protocols = argv.iter().any(|w| crate::protocols::uses(w));
         let argv = crate::protocols::expand_all(&argv)?;
-        let mut readable = crate::prepare::named_paths(&argv, &folder, &[]);
+        let tournament = folder.parent().unwrap_or(&folder).to_path_buf();
+        let denied = denied_around(&folder, &tournament);
+        let mut readable = crate::prepare::named_paths(&argv, &tournament, &denied);
         readable.push(shared);
         if uses_protocols {
             readable.push(crate::protocols::dir()?.to_path_buf());
@@ -343,7 +394,7 @@ impl Subject {
         let setup = Setup {
             policy: &policy,
             own_folder: &folder,
-            denied: &[],
+            denied: &denied,
             readable: &readable,
         };
         let confinement = Confinement::prepare(&setup, &support).map_err(|e| {
@@ -353,15 +404,19 @@ impl Subject {
             ))
         })?;
         let read_only = policy.own_folder == FolderAccess::ReadOnly;
+        let name = folder
+            .file_name()
+            .map_or_else(|| "bot".to_string(), |n| n.to_string_lossy().into_owned());
         let program = BotProgram {
-            name: "bot".into(),
+            name,
             argv,
-            cwd: folder.clone(),
+            cwd: tournament,
             folder: folder.clone(),
             confinement,
             env,
-            // As in a tournament: what the folder holds after each call.
-            quota: crate::bot::FolderQuota::of(&policy),
+            // As in a tournament: what the folder holds after each call,
+            // beyond what it held when the check started.
+            quota: crate::bot::FolderQuota::of(&policy).map(|q| q.beyond_what_is_in(&folder)),
         };
         Ok(Subject {
             program,
@@ -578,10 +633,22 @@ impl Subject {
                 "files: this machine cannot apply the file sandbox (Landlock), so writes outside its folder were not blocked here; a tournament on a machine with Landlock denies them",
             );
         }
+        let denied = self.denial.is_some();
         if let Some(line) = self.denial.take() {
             report.line(format!(
                 "files: it tried to touch something it may not (its stderr says: {line})"
             ));
+        }
+        if report.has_problems() {
+            let p = &self.program;
+            match crate::first_call::path_hint(&p.argv, &p.cwd, &p.folder) {
+                Some(hint) => report.line(format!("paths: {hint}")),
+                None if denied => report.line(format!(
+                    "paths: {}",
+                    crate::first_call::own_files_hint(&p.folder)
+                )),
+                None => {}
+            }
         }
         match (self.left_behind, self.escaped) {
             (0, 0) => report.line("processes: none left behind"),
@@ -605,6 +672,33 @@ impl Subject {
             }
         }
     }
+}
+
+/// What a tournament held in `parent` keeps from a bot whose folder is
+/// `folder`: the parent, as a run denies its tournament folder. But a bot
+/// folder checked right in a home folder has the tools on PATH in its
+/// parent too (`~/.pyenv`, `~/.cargo`), which a tournament held elsewhere
+/// would not hide: then every entry of the parent is denied but the
+/// folder and the trees holding those tools.
+fn denied_around(folder: &Path, parent: &Path) -> Vec<PathBuf> {
+    let tools: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|d| d.canonicalize().ok())
+        .filter(|d| d.starts_with(parent))
+        .collect();
+    if tools.is_empty() {
+        return vec![parent.to_path_buf()];
+    }
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return vec![parent.to_path_buf()];
+    };
+    entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p != folder && !tools.iter().any(|t| t.starts_with(p)))
+        .collect()
 }
 
 /// Names for a report: the first few, and how many more.

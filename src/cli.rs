@@ -50,9 +50,11 @@ pub enum Command {
     /// Print the leaderboard again from the results database.
     Standings(StandingsArgs),
     /// Check a bot against scripted positions before submitting it: output
-    /// format, time per move, files written, exit behaviour.
-    #[command(subcommand)]
-    Check(CheckCommand),
+    /// format, time per move, files written, exit behaviour. With
+    /// --instructions instead: start every bot of a tournament once, as the
+    /// tournament starts it, and say which cannot start.
+    #[command(args_conflicts_with_subcommands = true)]
+    Check(CheckArgs),
     /// Print the folder holding this referee's copy of protocols/ (forty's
     /// host, gun-duel's C++ adapter): what `{protocols}` stands for in
     /// instructions.txt and bot.toml. Written out first if missing.
@@ -83,6 +85,11 @@ pub struct RunArgs {
     /// end instead of refusing (exit 2).
     #[arg(long)]
     pub wait: bool,
+    /// Before the first game every bot is started once: one that cannot
+    /// start is left out (skip, listed under the standings), stops the run
+    /// (stop, exit status 2), or is not looked for (off).
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t)]
+    pub preflight: crate::preflight::Mode,
     /// A challenge setting, overriding its header key (repeatable). A
     /// setting's own flag (below) beats it.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::config::parse_set)]
@@ -104,6 +111,17 @@ pub enum PlayCommand {
     Forty(forty::PlayArgs),
     #[command(name = "gun-duel")]
     GunDuel(gun_duel::PlayArgs),
+}
+
+/// `referee check`: a challenge and a bot, or a tournament's every bot.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(subcommand)]
+    pub challenge: Option<CheckCommand>,
+    /// `--instructions FILE` (and the run's other options): every bot of
+    /// that tournament started once.
+    #[command(flatten)]
+    pub tournament: RunArgs,
 }
 
 /// `referee check CHALLENGE BOT`: each challenge with its own options.

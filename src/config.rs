@@ -258,6 +258,14 @@ pub fn resolve_all(path: &Path, over: &Overrides) -> Result<Resolved> {
             settings,
             bots,
             dir,
+            // Listed under the standings, so that none vanishes silently.
+            absent: left_out
+                .iter()
+                .map(|l| crate::tournament::Absent {
+                    name: l.name.clone(),
+                    reason: l.reason.clone(),
+                })
+                .collect(),
         },
         builds,
         ignores,

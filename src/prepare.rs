@@ -101,8 +101,24 @@ pub async fn builds(
     for (bot, content) in spec.bots.iter_mut().zip(&contents) {
         bot.fingerprint = fingerprint_with_content(&bot.name, &bot.command, content);
     }
+    let failed: Vec<String> = spec
+        .bots
+        .iter()
+        .zip(&keep)
+        .filter(|(_, kept)| !**kept)
+        .map(|(bot, _)| bot.name.clone())
+        .collect();
     let mut keep_iter = keep.iter();
     spec.bots.retain(|_| *keep_iter.next().unwrap_or(&true));
+    // Listed under the standings, so that none vanishes silently.
+    spec.absent
+        .extend(failed.into_iter().map(|name| crate::tournament::Absent {
+            reason: format!(
+                "its build failed (its output is in {})",
+                log_path(&spec.dir, &name).display()
+            ),
+            name,
+        }));
     if spec.bots.len() < 2 {
         return Err(Error::machine(format!(
             "only {} bot(s) left after failed builds; a tournament needs 2",

@@ -1,6 +1,7 @@
 //! Leaderboards in the formats every challenge shares (`md`, `json`,
 //! `csv`); the `text` format is each challenge's own.
 
+use crate::tournament::Absent;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -31,6 +32,58 @@ pub enum Format {
     Md,
     Json,
     Csv,
+}
+
+/// A rendered leaderboard with the bots that were to play but did not
+/// (left out, or unable to start), so that none vanishes silently: under a
+/// `text` or `md` table a `not playing:` line each, with why; in `json` an
+/// object each after the ranked ones (`rank` and `score` null, the reason
+/// under `not_playing`); in `csv` a row each with only the name.
+pub fn with_absent(rendered: String, format: Format, absent: &[Absent]) -> String {
+    if absent.is_empty() {
+        return rendered;
+    }
+    match format {
+        Format::Text | Format::Md => {
+            let mut out = rendered;
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str("not playing:\n");
+            for a in absent {
+                out.push_str(&format!("  {}: {}\n", a.name, a.reason));
+            }
+            out
+        }
+        Format::Json => {
+            let Ok(Value::Array(mut rows)) = serde_json::from_str::<Value>(&rendered) else {
+                return rendered;
+            };
+            for a in absent {
+                rows.push(json!({
+                    "rank": null,
+                    "name": a.name,
+                    "score": null,
+                    "faults": {},
+                    "not_playing": a.reason,
+                }));
+            }
+            let mut s = serde_json::to_string_pretty(&rows).unwrap_or(rendered);
+            s.push('\n');
+            s
+        }
+        Format::Csv => {
+            let columns = rendered.lines().next().map_or(0, |h| h.split(',').count());
+            let mut out = rendered;
+            for a in absent {
+                let mut fields = vec![String::new(); columns.max(2)];
+                fields[1] = csv_field(&a.name);
+                out.push_str(&fields.join(","));
+                out.push('\n');
+            }
+            out
+        }
+    }
 }
 
 /// Ranks for scores already sorted best first: equal scores share a rank

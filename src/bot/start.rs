@@ -123,7 +123,7 @@ fn bot_has_processes(program: &BotProgram) -> bool {
 
 /// The file exec tried: the command's first word relative to the working
 /// directory, or found on the bot's `PATH`.
-fn resolve(program: &BotProgram) -> Option<PathBuf> {
+pub(crate) fn resolve(program: &BotProgram) -> Option<PathBuf> {
     let first = program.argv.first()?;
     if first.contains('/') {
         return Some(program.cwd.join(first));
@@ -169,13 +169,18 @@ fn sandbox_note(program: &BotProgram, path: &Path) -> String {
         format!("`{}`", file.display())
     };
     format!(
-        "referee: the sandbox refused to run {refused}: a bot may only run programs inside its own folder (`{}`) or in system locations",
+        "{SANDBOX_REFUSED} {refused}: a bot may only run programs inside its own folder (`{}`) or in system locations",
         folder.display()
     )
 }
 
+/// How the log note of a start the sandbox refused begins: such a call
+/// never ran (a call whose folder was over its limits afterwards is a
+/// `Sandbox` ending too, with a note of its own).
+pub const SANDBOX_REFUSED: &str = "referee: the sandbox refused to run";
+
 /// The interpreter named by a script's `#!` line.
-fn interpreter(file: &Path) -> Option<PathBuf> {
+pub(crate) fn interpreter(file: &Path) -> Option<PathBuf> {
     use std::io::Read;
     let mut head = [0u8; 256];
     // Opened without blocking: the bot's folder may hold a FIFO by that name.

@@ -24,6 +24,12 @@ CREATE TABLE IF NOT EXISTS games (
     finished_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (challenge, game_key)
 );
+CREATE TABLE IF NOT EXISTS preflights (
+    challenge     TEXT NOT NULL,
+    bot_key       TEXT NOT NULL,         -- the bot's fingerprint, interface and the settings
+    started_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (challenge, bot_key)
+);
 CREATE TABLE IF NOT EXISTS checkpoints (
     challenge      TEXT NOT NULL,
     checkpoint_key TEXT NOT NULL,
@@ -304,6 +310,30 @@ impl Store {
             }
         }
         tx.commit()?;
+        Ok(())
+    }
+}
+
+impl Store {
+    /// Whether a bot under `bot_key` started in an earlier preflight.
+    pub fn started(&self, challenge: &str, bot_key: &str) -> Result<bool> {
+        self.conn
+            .query_row(
+                "SELECT 1 FROM preflights WHERE challenge = ?1 AND bot_key = ?2",
+                params![challenge, bot_key],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|found| found.is_some())
+            .map_err(Error::from)
+    }
+
+    /// Records that the bot under `bot_key` started in a preflight.
+    pub fn set_started(&mut self, challenge: &str, bot_key: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT OR REPLACE INTO preflights (challenge, bot_key) VALUES (?1, ?2)",
+            params![challenge, bot_key],
+        )?;
         Ok(())
     }
 }

@@ -10,7 +10,7 @@ pub mod spec;
 
 pub use pool::Pool;
 pub use round_robin::{GamePlan, PlannedGame, Played, RunReport};
-pub use spec::{BotSpec, TournamentSpec};
+pub use spec::{Absent, BotSpec, TournamentSpec};
 
 /// Cores the referee may use for bots.
 pub fn cores() -> usize {

@@ -39,6 +39,19 @@ pub struct TournamentSpec {
     pub bots: Vec<BotSpec>,
     /// The tournament directory.
     pub dir: PathBuf,
+    /// Bots that were to play but are not in `bots` (their bot.toml is
+    /// unusable, or they could not start before the first game), with why:
+    /// listed under the standings so that none vanishes silently. Not part
+    /// of the identity: the field is `bots`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<Absent>,
+}
+
+/// A bot left out of a tournament, and why (one line).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Absent {
+    pub name: String,
+    pub reason: String,
 }
 
 impl TournamentSpec {

@@ -7,8 +7,9 @@
 #   reverse     answers the asks of each batch in reverse order
 #   garbage     answers every ask "G maybe"
 #   crash N     exits (status 3) when its (N+1)-th ask arrives
-#   crash-once N  like crash, but only the first process (a marker file in
-#               HOME remembers), so the restarted one behaves
+#   crash-once N  like crash, but only once (a marker file in HOME,
+#               written as it crashes, remembers), so the restarted one
+#               behaves
 #   extra       writes one extra line after the reply to its first ask
 #   noshake     reads, never answers the handshake
 #   badshake    answers the handshake "hello"
@@ -17,13 +18,10 @@ import sys
 
 mode = sys.argv[1]
 limit = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+marker = None
 if mode == "crash-once":
     marker = os.path.join(os.environ.get("HOME", "."), "crashed-once")
-    if os.path.exists(marker):
-        mode = "good"
-    else:
-        open(marker, "w").close()
-        mode = "crash"
+    mode = "good" if os.path.exists(marker) else "crash"
 
 inp = sys.stdin.buffer
 out = sys.stdout.buffer
@@ -58,6 +56,8 @@ while True:
         gid = fields[1]
         if mode == "crash" and asked >= limit:
             write(b"\n".join(replies + [b""]) if replies else b"")
+            if marker:
+                open(marker, "w").close()
             os._exit(3)
         asked += 1
         if mode == "stall" and asked > limit:

@@ -1,6 +1,8 @@
 //! `referee check` for gun-duel, heist, forty and bf-joust: real bots in
-//! Python, shell and C (tests/bots/check/), each run in a fresh folder so
-//! what it writes is reported and nothing lands in the repository.
+//! Python, shell and C (tests/bots/check/), each with a fresh folder `bot/`
+//! in a fresh tournament folder, so what it writes is reported and nothing
+//! lands in the repository. A check runs the bot as a tournament in that
+//! folder would: from the tournament folder, with `bot/` its own.
 
 use crate::common::{bot, c_bot, python, q, referee, stderr, stdout};
 use std::path::Path;
@@ -11,11 +13,14 @@ fn check_bot(name: &str) -> String {
     q(&bot(&format!("check/{name}")))
 }
 
-/// `referee check ARGS...` with a fresh folder as the bot's folder.
+/// `referee check ARGS...` run in the tournament folder `dir`, with
+/// `dir/bot/` (created if missing) as the bot's folder.
 fn check_in(dir: &Path, args: &[&str]) -> Output {
+    let folder = dir.join("bot");
+    std::fs::create_dir_all(&folder).unwrap();
     let mut all = vec!["check"];
     all.extend_from_slice(args);
-    let cwd = dir.to_string_lossy().into_owned();
+    let cwd = folder.to_string_lossy().into_owned();
     all.extend_from_slice(&["--cwd", &cwd]);
     referee(dir, &all)
 }
@@ -55,7 +60,7 @@ fn check_gun_duel_io_bot_that_follows_the_contract_passes() {
         "{text}"
     );
     assert_eq!(
-        std::fs::read_to_string(dir.path().join("duels.txt")).unwrap(),
+        std::fs::read_to_string(dir.path().join("bot/duels.txt")).unwrap(),
         "4\n"
     );
     assert!(text.contains("processes: none left behind"), "{text}");
@@ -106,7 +111,12 @@ fn check_gun_duel_names_garbage_a_stalled_move_and_two_moves_per_f() {
 #[test]
 fn check_gun_duel_exit_code_interface_from_bot_toml_or_the_option() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("bot.toml"), "interface = \"exit-code\"\n").unwrap();
+    std::fs::create_dir(dir.path().join("bot")).unwrap();
+    std::fs::write(
+        dir.path().join("bot/bot.toml"),
+        "interface = \"exit-code\"\n",
+    )
+    .unwrap();
     let out = check_in(
         dir.path(),
         &["gun-duel", &format!("sh {} good", check_bot("gun_exit.sh"))],
@@ -194,7 +204,7 @@ fn check_heist_good_bot_passes_and_faults_are_named() {
 fn check_heist_reports_writes_to_its_read_only_folder_and_leftover_processes() {
     let (out, text, dir) = check(&["heist", &format!("sh {} write", check_bot("heist.sh"))]);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    if dir.path().join("note.txt").exists() {
+    if dir.path().join("bot/note.txt").exists() {
         // No Landlock here: the write went through and is the problem.
         assert!(
             text.contains("writes files in its folder (created note.txt)"),
@@ -225,11 +235,12 @@ fn check_heist_reports_writes_to_its_read_only_folder_and_leftover_processes() {
 #[test]
 fn check_forty_runs_a_class_file_through_the_host() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(bot("check/forty_class.py"), dir.path().join("bot.py")).unwrap();
-    let out = check_in(dir.path(), &["forty", "bot.py"]);
+    std::fs::create_dir(dir.path().join("bot")).unwrap();
+    std::fs::copy(bot("check/forty_class.py"), dir.path().join("bot/bot.py")).unwrap();
+    let out = check_in(dir.path(), &["forty", "bot/bot.py"]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
-    assert!(text.starts_with("bot.py is a Python class file: it runs through the forty host"));
+    assert!(text.starts_with("bot/bot.py is a Python class file: it runs through the forty host"));
     assert!(text.contains("-> ok, name CheckedBot"), "{text}");
     assert!(
         text.contains("batch 1, one write of 6 lines: new 0 0 40 | new 5 2 40 | new 9 1 40 | ask 0 0 4 0,0,0 | ask 5 0 1 5,0,0 | ask 9 1 3 40,0"),

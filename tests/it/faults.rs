@@ -68,7 +68,7 @@ fn a_program_where_a_bot_may_not_run_one_is_a_sandbox_fault() {
     let good = format!("sh {} 10 guncheck", q(&bot("heist_fixed.sh")));
     let dir = tournament(&format!(
         "challenge: heist\nseed: 5\ngames: 3\nrabble: 0\n\
-         root ./rootbot.sh\ninterp ./interp/bot.sh\nnoexec ./noexec/bot.sh\ngood {good}\n"
+         root ./rootbot.sh\ninterp ./interp/bot.sh\nnoexec ./noexec/bot.sh\ngood {good}\ngood2 {good}\n"
     ));
     let t = dir.path().canonicalize().unwrap();
     // In the tournament folder rather than in its own: a shell script...
@@ -86,7 +86,68 @@ fn a_program_where_a_bot_may_not_run_one_is_a_sandbox_fault() {
     // Not executable at all: the bot's own mistake, not a denial.
     write_exec(&t.join("noexec/bot.sh"), "#!/bin/sh\necho 5\n", 0o644);
 
+    // The preflight finds all three before the first game: each cannot
+    // start, in one line naming its instructions line, and is left out.
     let out = referee(&t, &["--instructions", "instructions.txt", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let refused = |bot: &str| {
+        err.lines()
+            .find(|l| {
+                l.starts_with(&format!(
+                    "referee: bot `{bot}` cannot start (instructions.txt:"
+                ))
+            })
+            .unwrap_or_else(|| panic!("{bot}: {err}"))
+            .to_string()
+    };
+    let root = refused("root");
+    assert!(
+        root.contains(&format!(
+            "): the sandbox refused to run `{}`: a bot may only run programs inside its own folder",
+            t.join("rootbot.sh").display()
+        )) && root.contains(
+            "`./rootbot.sh` is in the tournament folder, outside the bot's own folder `root/`"
+        ) && root.ends_with("name it `root/rootbot.sh` in the command; left out of this run"),
+        "{root}"
+    );
+    assert!(
+        refused("interp").contains(&format!(
+            "the sandbox refused to run `{}` (the interpreter on the #! line of `{}`)",
+            sh.display(),
+            t.join("interp/bot.sh").display()
+        )),
+        "{err}"
+    );
+    assert!(
+        refused("noexec").contains("`./noexec/bot.sh` is not executable"),
+        "{err}"
+    );
+    let rows_of_preflight = rows(&t);
+    assert_eq!(rows_of_preflight["good"]["faults"], serde_json::json!({}));
+    for name in ["root", "interp", "noexec"] {
+        let row = &rows_of_preflight[name];
+        assert!(row["rank"].is_null(), "{row}");
+        assert!(
+            row["not_playing"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("cannot start (instructions.txt:")),
+            "{row}"
+        );
+    }
+
+    // Without the preflight they play, and each call costs what the
+    // contract says a failed call costs.
+    let out = referee(
+        &t,
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--quiet",
+            "--preflight",
+            "off",
+        ],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let rows = rows(&t);
     // Every round-1 call of each failed (3 games), as the contract says a
@@ -181,7 +242,17 @@ fn gun_duel_bots_over_their_folder_policy_lose_their_moves() {
     );
     std::fs::create_dir_all(t.join("hoardexit")).unwrap();
     std::fs::write(t.join("hoardexit/bot.toml"), "interface = \"exit-code\"\n").unwrap();
-    let out = referee(t, &["--instructions", "instructions.txt", "--quiet"]);
+    // Without the preflight, which would leave `rootio` out before it plays.
+    let out = referee(
+        t,
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--quiet",
+            "--preflight",
+            "off",
+        ],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let rows = rows(t);
     // Interface 2: measured after its first duel, killed, its next move a
@@ -221,7 +292,17 @@ fn a_forty_process_over_its_folder_policy_crashes_as_a_sandbox_fault() {
     let t = dir.path();
     let files = files_confined();
     write_exec(&t.join("root.py"), "#!/usr/bin/env python3\n", 0o755);
-    let out = referee(t, &["--instructions", "instructions.txt", "--quiet"]);
+    // Without the preflight, which would leave `Root` out before it plays.
+    let out = referee(
+        t,
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--quiet",
+            "--preflight",
+            "off",
+        ],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let rows = rows(t);
     let hoarder = &rows["Hoarder"];
@@ -289,7 +370,9 @@ fn the_referee_out_of_descriptors_stops_and_records_nothing() {
         hoarder_sh("meta-ttt", "none"),
     ));
     let t = dir.path();
-    let args = "--instructions instructions.txt --jobs 1 --quiet";
+    // Without the preflight, whose first calls would meet the limit
+    // before any game: a game in progress is what must not be recorded.
+    let args = "--instructions instructions.txt --jobs 1 --quiet --preflight off";
     let (n, out) = first_failing_start(t, args);
     assert_eq!(out.status.code(), Some(1), "limit {n}: {}", stderr(&out));
     let err = stderr(&out);
@@ -331,7 +414,7 @@ fn persistent_bots_are_the_same_the_referee_out_of_descriptors_stops_the_run() {
         "challenge: forty\nseed: 1\ngames: 100\nstartup-ms: 30000\nA {good}\nB {good}\nC {good}\n"
     ));
     let t = dir.path();
-    let args = "--instructions instructions.txt --quiet";
+    let args = "--instructions instructions.txt --quiet --preflight off";
     let (n, out) = first_failing_start(t, args);
     assert_eq!(out.status.code(), Some(1), "limit {n}: {}", stderr(&out));
     // No bot was charged a crash or disqualified for it.

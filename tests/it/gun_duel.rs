@@ -351,7 +351,19 @@ fn misbehaving_interface_2_bots_in_a_tournament() {
     std::fs::write(d.join("instructions.txt"), ins).unwrap();
     std::fs::create_dir(d.join("Solid")).unwrap();
     std::fs::write(d.join("Solid/bot.toml"), "interface = \"exit-code\"\n").unwrap();
-    let out = referee(d, &["--instructions", "instructions.txt", "--jobs", "2"]);
+    // The watcher's record must hold the tournament's duels only: no
+    // preflight call before them (tests/it/preflight.rs has those).
+    let out = referee(
+        d,
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--jobs",
+            "2",
+            "--preflight",
+            "off",
+        ],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let json = standings_json(d);
     // The staller times out once; every later move is no action at once,
@@ -415,7 +427,11 @@ fn ids_argv_lines_and_joint_winners_in_a_tournament() {
     std::fs::write(d.join("instructions.txt"), ins).unwrap();
     std::fs::create_dir_all(d.join("Z")).unwrap();
     std::fs::write(d.join("Z/bot.toml"), "interface = \"io\"\n").unwrap();
-    let out = referee(d, &["--instructions", "instructions.txt"]);
+    // Every call is counted below: no preflight call before the duels.
+    let out = referee(
+        d,
+        &["--instructions", "instructions.txt", "--preflight", "off"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     // Load then shield forever: every duel is a draw at the limit, so all
     // three tie on 0/0 and are joint winners after round 1.
@@ -497,7 +513,11 @@ fn the_end_closes_stdin_waits_then_kills_the_group() {
     );
     std::fs::write(d.join("instructions.txt"), ins).unwrap();
     let start = Instant::now();
-    let out = referee(d, &["--instructions", "instructions.txt"]);
+    // Every line is checked below: no preflight process before the duels.
+    let out = referee(
+        d,
+        &["--instructions", "instructions.txt", "--preflight", "off"],
+    );
     let took = start.elapsed();
     assert!(out.status.success(), "{}", stderr(&out));
     // The last `P` comes before end of input.

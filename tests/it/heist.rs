@@ -170,8 +170,17 @@ fn probe_program(name: &str, bet: i64, answer: &str, folder: &Path) -> BotProgra
 fn recorded_calls(log: &Path) -> Vec<Vec<String>> {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     assert!(!text.contains("PROBE FAIL"), "{text}");
+    // The preflight's call before the first game is not a game's: its
+    // section of the log is passed over.
+    let mut preflight = false;
     text.lines()
-        .filter_map(|l| l.strip_prefix("ARGS "))
+        .filter_map(|l| {
+            if let Some(label) = l.strip_prefix("--- ") {
+                preflight = label.starts_with("preflight");
+                return None;
+            }
+            l.strip_prefix("ARGS ").filter(|_| !preflight)
+        })
         .map(|json| serde_json::from_str(json).unwrap())
         .collect()
 }

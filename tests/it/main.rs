@@ -14,6 +14,7 @@ mod meta_ttt;
 mod organiser_errors;
 mod overnight;
 mod persistent;
+mod preflight;
 mod protocols;
 mod resume;
 mod sandbox;

@@ -116,6 +116,13 @@ fn a_bot_with_a_broken_or_hostile_bot_toml_is_left_out_and_the_rest_play() {
     )
     .unwrap();
     std::fs::write(folder("half").join("bot.toml"), "name = \"half\"\n").unwrap();
+    // Drop-ins whose bot.toml is not TOML at all, or lacks `name`.
+    std::fs::write(
+        folder("broken").join("bot.toml"),
+        "name = \"broken\nrun = \"true\"\n",
+    )
+    .unwrap();
+    std::fs::write(folder("nameless").join("bot.toml"), "run = \"true\"\n").unwrap();
     let made = std::process::Command::new("mkfifo")
         .arg(folder("fifo").join("bot.toml"))
         .status()
@@ -162,6 +169,10 @@ fn a_bot_with_a_broken_or_hostile_bot_toml_is_left_out_and_the_rest_play() {
                 toml("b")
             ),
             format!("referee: leaving out `big`: {}: is larger than 64 KiB", toml("big")),
+            format!(
+                "referee: leaving out `broken`: {}:1: invalid basic string, expected `\"`",
+                toml("broken")
+            ),
             format!("referee: leaving out `fifo`: {}: is a FIFO, not a file", toml("fifo")),
             format!(
                 "referee: leaving out `half`: {}: no `run`: a bot the instructions do not \
@@ -171,6 +182,11 @@ fn a_bot_with_a_broken_or_hostile_bot_toml_is_left_out_and_the_rest_play() {
             format!(
                 "referee: leaving out `linked`: {}: is a symbolic link, not a file",
                 toml("linked")
+            ),
+            format!(
+                "referee: leaving out `nameless`: {}: no `name`: a bot the instructions do not \
+                 list joins with `name` and `run` in its bot.toml",
+                toml("nameless")
             ),
         ],
         "{err}"
@@ -182,6 +198,19 @@ fn a_bot_with_a_broken_or_hostile_bot_toml_is_left_out_and_the_rest_play() {
         .filter_map(|l| l.split(", ").nth(1))
         .collect();
     assert_eq!(names, ["a", "c", "late"], "{text}");
+    // None vanishes: each is listed under the standings, with why.
+    let listed: Vec<&str> = text
+        .split_once("\nnot playing:\n")
+        .map_or(Vec::new(), |(_, rest)| rest.lines().collect());
+    let listed: Vec<&str> = listed
+        .iter()
+        .filter_map(|l| l.trim_start().split_once(": ").map(|(name, _)| name))
+        .collect();
+    assert_eq!(
+        listed,
+        ["b", "big", "broken", "fifo", "half", "linked", "nameless"],
+        "{text}"
+    );
 }
 
 #[test]
@@ -230,10 +259,15 @@ fn a_failing_build_leaves_the_bot_out_and_the_tournament_goes_on() {
         "{err}"
     );
     assert!(err.contains("    c | oops"), "{err}");
-    assert_eq!(
-        stdout(&out).lines().count(),
-        3,
-        "two bots and the time line"
+    // Two bots and the time line, then the one left out, with why.
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines[3], "not playing:");
+    assert!(
+        lines[4].starts_with("  c: its build failed (its output is in ")
+            && lines[4].ends_with("logs/c.log)"),
+        "{text}"
     );
     let log = std::fs::read_to_string(dir.path().join("logs/c.log")).unwrap();
     assert!(log.contains("compiling") && log.contains("oops"));

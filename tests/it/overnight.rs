@@ -1,7 +1,7 @@
 //! Overnight operation: drop-in bots, edited bots, cached builds and a
 //! graceful stop, through the referee binary.
 
-use crate::common::{first_legal, q, referee, root, stderr, stdout, tournament};
+use crate::common::{first_legal, referee, root, stderr, stdout, tournament};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -10,12 +10,22 @@ fn played(out: &std::process::Output) -> usize {
     stderr(out).lines().filter(|l| l.starts_with('[')).count()
 }
 
-fn bot_folder(dir: &Path, name: &str) {
+/// `dir/name/` holding a copy of the firstLegal binary, and the command
+/// that runs it from the tournament folder (a bot may run programs only
+/// from its own folder or system locations).
+fn own_first_legal(dir: &Path, name: &str) -> String {
     let f = dir.join(name);
     std::fs::create_dir_all(&f).unwrap();
+    std::fs::copy(first_legal(), f.join("firstLegal")).unwrap();
+    format!("{name}/firstLegal")
+}
+
+/// A bot folder whose `run.sh` plays firstLegal.
+fn bot_folder(dir: &Path, name: &str) {
+    let program = own_first_legal(dir, name);
     std::fs::write(
-        f.join("run.sh"),
-        format!("#!/bin/sh\n# {name}\nexec {} \"$@\"\n", q(&first_legal())),
+        dir.join(name).join("run.sh"),
+        format!("#!/bin/sh\n# {name}\nexec {program} \"$@\"\n"),
     )
     .unwrap();
 }
@@ -256,13 +266,10 @@ fn a_bot_that_breaks_its_own_bot_toml_is_left_out_and_its_games_come_back() {
     bot_folder(dir.path(), "b");
     // `h` plays firstLegal, but first turns its own bot.toml into garbage.
     let h = dir.path().join("h");
-    std::fs::create_dir_all(&h).unwrap();
+    let program = own_first_legal(dir.path(), "h");
     std::fs::write(
         h.join("run.sh"),
-        format!(
-            "#!/bin/sh\nprintf 'rnu = 1\\n' > h/bot.toml\nexec {} \"$@\"\n",
-            q(&first_legal())
-        ),
+        format!("#!/bin/sh\nprintf 'rnu = 1\\n' > h/bot.toml\nexec {program} \"$@\"\n"),
     )
     .unwrap();
     let toml = "language = \"shell\"\n";
@@ -388,13 +395,10 @@ fn watch_mode_settles_when_a_bot_writes_its_own_folder() {
     bot_folder(dir.path(), "a");
     // `b` writes a new file into its folder at every move.
     let b = dir.path().join("b");
-    std::fs::create_dir_all(&b).unwrap();
+    let program = own_first_legal(dir.path(), "b");
     std::fs::write(
         b.join("run.sh"),
-        format!(
-            "#!/bin/sh\necho move > \"b/junk-$$\"\nexec {} \"$@\"\n",
-            q(&first_legal())
-        ),
+        format!("#!/bin/sh\necho move > \"b/junk-$$\"\nexec {program} \"$@\"\n"),
     )
     .unwrap();
     let watch = Watch::start(dir.path(), &[]);
@@ -430,14 +434,13 @@ fn watch_mode_sees_a_bot_dropped_in_while_a_pass_runs() {
     bot_folder(dir.path(), "a");
     // `slow` holds its first move until the test says `go`.
     let slow = dir.path().join("slow");
-    std::fs::create_dir_all(&slow).unwrap();
+    let program = own_first_legal(dir.path(), "slow");
     std::fs::write(
         slow.join("run.sh"),
         format!(
             "#!/bin/sh\ntouch slow/waiting\ni=0\n\
              while [ ! -e slow/go ] && [ $i -lt 1000 ]; do sleep 0.05; i=$((i+1)); done\n\
-             exec {} \"$@\"\n",
-            q(&first_legal())
+             exec {program} \"$@\"\n"
         ),
     )
     .unwrap();
@@ -461,5 +464,52 @@ fn watch_mode_sees_a_bot_dropped_in_while_a_pass_runs() {
         "{first:#?}"
     );
     watch.wait_for(&["With 3 bots"]);
+    watch.stop();
+}
+
+#[test]
+fn watch_mode_reports_a_broken_drop_in_plays_the_rest_and_picks_it_up_once_fixed() {
+    let dir = tournament("challenge: meta-ttt\nmax-rounds: 30\na sh a/run.sh\nb sh b/run.sh\n");
+    bot_folder(dir.path(), "a");
+    bot_folder(dir.path(), "b");
+    bot_folder(dir.path(), "late");
+    // Not valid TOML: the string is never closed.
+    std::fs::write(
+        dir.path().join("late/bot.toml"),
+        "name = \"late\nrun = \"sh late/run.sh\"\n",
+    )
+    .unwrap();
+    let watch = Watch::start(dir.path(), &["--quiet"]);
+    let first = watch.wait_for(&["With 2 bots", "  late: ", "referee: watching "]);
+    let warnings: Vec<&String> = first
+        .iter()
+        .filter(|l| l.starts_with("referee: leaving out `late`: "))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{first:#?}");
+    assert!(
+        warnings[0].contains("late/bot.toml:1: "),
+        "one line naming the file and line: {first:#?}"
+    );
+    assert!(
+        first
+            .iter()
+            .any(|l| l.starts_with("  late: ") && l.contains("late/bot.toml:1: ")),
+        "listed under the standings: {first:#?}"
+    );
+
+    std::fs::write(
+        dir.path().join("late/bot.toml"),
+        "name = \"late\"\nrun = \"sh late/run.sh\"\n",
+    )
+    .unwrap();
+    let second = watch.wait_for(&[
+        "referee: bot folder `late` changed; playing again",
+        "With 3 bots",
+        "referee: watching ",
+    ]);
+    assert!(
+        !second.iter().any(|l| l.contains("leaving out")),
+        "{second:#?}"
+    );
     watch.stop();
 }

@@ -15,9 +15,11 @@ pub use check::CheckArgs;
 pub use play::{play, PlayArgs};
 
 use crate::challenge::{
-    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, Loaded, RunContext, SeedDefault,
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, Loaded, RunContext,
+    SeedDefault,
 };
 use crate::error::{Error, Result};
+use crate::first_call::Verdict;
 use crate::results::{GameRow, Store, TournamentRow};
 use crate::session::Session;
 use crate::standings::{Format, Leaderboard, Row};
@@ -56,6 +58,12 @@ impl Challenge for BfJoust {
 
     fn load(&self, spec: &mut TournamentSpec) -> Result<Loaded> {
         Ok(Some(Box::new(load(spec)?)))
+    }
+
+    /// The referee interprets the programs itself: `load` already
+    /// reported every one that does not parse.
+    fn first_call<'a>(&'a self, _call: FirstCall<'a>) -> BoxFuture<'a, Result<Option<Verdict>>> {
+        Box::pin(async { Ok(None) })
     }
 
     fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
@@ -435,6 +443,7 @@ mod tests {
                 })
                 .collect(),
             dir: "/t".into(),
+            absent: Vec::new(),
         }
     }
 

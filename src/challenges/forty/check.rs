@@ -110,22 +110,26 @@ struct Asked {
     about: &'static str,
 }
 
-/// The command to run: BOT itself, or the host with BOT as its class file.
-fn command(args: &CheckArgs, folder: &std::path::Path) -> Result<(Vec<String>, bool)> {
+/// The command to run (BOT itself, or the host with BOT as its class
+/// file, named relative to the folder a tournament runs it from), whether
+/// it is a class file, and the bot's folder.
+fn command(args: &CheckArgs) -> Result<(Vec<String>, bool, std::path::PathBuf)> {
     let argv = crate::instructions::split_command(&args.bot).map_err(Error::input)?;
+    let folder = crate::check::folder_of(args.cwd.as_deref(), &argv)?;
     let class_file = match argv.as_slice() {
         [one] if one.ends_with(".py") => {
-            if !folder.join(one).is_file() {
+            let from = folder.parent().unwrap_or(&folder);
+            if !from.join(one).is_file() {
                 return Err(Error::input(format!(
-                    "{one}: no such Python file (relative to {})",
-                    folder.display()
+                    "{one}: no such Python file (relative to {}, the folder a tournament runs it from)",
+                    from.display()
                 )));
             }
             true
         }
         _ => false,
     };
-    Ok((argv, class_file))
+    Ok((argv, class_file, folder))
 }
 
 /// `referee check forty BOT`.
@@ -136,8 +140,10 @@ pub struct CheckArgs {
     /// Time limit of one turn in milliseconds (default: the challenge's).
     #[arg(long, value_name = "MS")]
     pub timeout_ms: Option<u64>,
-    /// The bot's folder and working directory (default: the current
-    /// directory).
+    /// The bot's folder. The command runs from its parent, as a
+    /// tournament there runs it, so BOT names its files from there
+    /// (`python3 DIR/bot.py`). Default: the folder BOT names files in,
+    /// relative to the current directory, else the current directory.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<std::path::PathBuf>,
 }
@@ -149,8 +155,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
         s.set("timeout-ms", &t.to_string()).map_err(Error::input)?;
     }
     let timeout = Duration::from_millis(s.timeout_ms);
-    let folder = crate::check::folder_of(args.cwd.as_deref())?;
-    let (argv, class_file) = command(&args, &folder)?;
+    let (argv, class_file, folder) = command(&args)?;
     let env = BOT_ENV
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))

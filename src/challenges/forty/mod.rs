@@ -40,9 +40,10 @@ pub use standings::leaderboard;
 
 use crate::bot::BotProgram;
 use crate::challenge::{
-    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
 };
 use crate::error::{Error, Result};
+use crate::first_call::Verdict;
 use crate::results::{Store, TournamentRow};
 use crate::session::Session;
 use crate::standings::Format;
@@ -75,6 +76,10 @@ impl Challenge for Forty {
 
     fn check_setting(&self, key: &str, value: &str) -> std::result::Result<(), String> {
         Settings::default().set(key, value)
+    }
+
+    fn first_call<'a>(&'a self, call: FirstCall<'a>) -> BoxFuture<'a, Result<Option<Verdict>>> {
+        Box::pin(first_call(call))
     }
 
     fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
@@ -118,6 +123,57 @@ fn with_env(mut program: BotProgram) -> BotProgram {
         program.env.push((k.to_string(), v.to_string()));
     }
     program
+}
+
+/// The preflight's call: the process started with forty's environment and
+/// its handshake answered within `startup-ms` (the seed its first process
+/// gets in the tournament), then its input closed with the grace of the
+/// tournament's end.
+async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
+    use crate::bot::{persistent::lines, Incoming, LineProcess, StartFailure};
+    use crate::first_call::{judge_closed, judge_start, logged_stderr};
+    use game_core::LineReply;
+    use game_forty::{bot_seed, wire};
+    let s = settings(call.spec).map_err(Error::input)?;
+    let program = with_env(call.program.clone());
+    let label = "preflight: the handshake";
+    let process =
+        match LineProcess::spawn(&program, &[], lines(wire::MAX_LINE_BYTES), call.log.clone()) {
+            Ok(process) => process,
+            Err(StartFailure::Bot { ending, note }) => {
+                call.log.section(label, format!("{note}\n").as_bytes());
+                return Ok(Some(judge_start(&program, ending, &note)));
+            }
+            Err(StartFailure::Machine(e)) => return Err(e),
+        };
+    let mut process = process;
+    let mut hello = Vec::new();
+    wire::write_hello(&mut hello, bot_seed(call.spec.seed, &program.name, 0));
+    process.send(hello);
+    let deadline = Instant::now() + Duration::from_millis(s.startup_ms);
+    let got = tokio::select! {
+        biased;
+        () = call.cancel.cancelled() => None,
+        got = process.next_before(deadline) => Some(got),
+    };
+    let pid = process.pid();
+    let Some(got) = got else {
+        process.kill().await;
+        return Ok(None);
+    };
+    let reply = match got {
+        None => LineReply::TimedOut,
+        Some(Incoming::Message(m, _)) => LineReply::Message(m),
+        Some(Incoming::TooLong(_)) => LineReply::TooLong,
+        Some(Incoming::Closed) => LineReply::Closed,
+    };
+    let reaped = process.shutdown(EXIT_GRACE).await;
+    let stderr = logged_stderr(call.log, &program.name, pid);
+    Ok(Some(match wire::judge_handshake(&reply) {
+        _ if reply == LineReply::Closed => judge_closed(reaped, &stderr),
+        Ok(_) => Verdict::Answered,
+        Err(e) => Verdict::Faulted(crate::first_call::escaped(&format!("handshake: {e}"))),
+    }))
 }
 
 /// The bots' names, in instructions order.

@@ -23,6 +23,7 @@ use crate::bot::{
     run_once_with, BotLog, BotProgram, Incoming, Limits, LineProcess, OnOverflow, StartFailure,
 };
 use crate::error::Result;
+use crate::first_call::{judge_call, judge_closed, judge_start, logged_stderr, Verdict};
 use game_core::{Ending, Fault, LineReply};
 use game_gun_duel::{
     frame_move, kills_bot, read_exit_reply, read_line_reply, Answer, DuelDriver, DuelResult,
@@ -397,6 +398,89 @@ impl Bot {
             process.shutdown(Duration::from_millis(END_GRACE_MS)).await;
         }
     }
+}
+
+/// The preflight's call: turn 0 of a duel against `opponent_id`, over the
+/// bot's interface (interface 1: one run; interface 2: its process
+/// started, `I` and `F` written, one move read within the limit and the
+/// start-up grace, then its input closed as at the end of a tournament).
+/// `None` if cancelled.
+pub(super) async fn first_call(
+    call: &crate::challenge::FirstCall<'_>,
+    interface: Interface,
+    opponent_id: u32,
+    turns: u32,
+    timeout: Duration,
+) -> Result<Option<Verdict>> {
+    let duel = game_gun_duel::Duel::new(turns);
+    let label = format!("preflight: turn 0 of a duel against id {opponent_id}");
+    if interface == Interface::ExitCode {
+        let limits = Limits {
+            deadline: timeout,
+            stdout_cap: STDOUT_LOG_CAP,
+            stderr_cap: STDERR_LOG_CAP,
+        };
+        let args = game_gun_duel::turn_args(opponent_id, &duel, game_gun_duel::Side::A);
+        let out = run_once_with(
+            call.program,
+            &args,
+            &limits,
+            OnOverflow::Discard,
+            call.cancel,
+        )
+        .await?;
+        if out.reply.ending == Ending::Cancelled {
+            return Ok(None);
+        }
+        call.log.section(&label, &out.log_text(limits.deadline));
+        let fault = read_exit_reply(&out.reply).and_then(|a| a.fault);
+        return Ok(Some(judge_call(
+            call.program,
+            &out.reply,
+            fault,
+            &out.stderr,
+        )));
+    }
+    let process = match LineProcess::spawn(call.program, &[], move_framing(), call.log.clone()) {
+        Ok(process) => process,
+        Err(StartFailure::Bot { ending, note }) => {
+            call.log.section(&label, format!("{note}\n").as_bytes());
+            return Ok(Some(judge_start(call.program, ending, &note)));
+        }
+        Err(StartFailure::Machine(e)) => return Err(e),
+    };
+    let mut process = process;
+    let mut ask = game_gun_duel::intro_line(opponent_id);
+    ask.extend_from_slice(game_gun_duel::ASK_LINE);
+    process.send(ask);
+    let deadline = Instant::now() + timeout + Duration::from_millis(STARTUP_GRACE_MS);
+    let got = tokio::select! {
+        biased;
+        () = call.cancel.cancelled() => None,
+        got = process.next_before(deadline) => Some(got),
+    };
+    let pid = process.pid();
+    let Some(got) = got else {
+        process.kill().await;
+        return Ok(None);
+    };
+    let reply = match got {
+        None => LineReply::TimedOut,
+        Some(Incoming::Message(m, _)) => LineReply::Message(m),
+        Some(Incoming::TooLong(_)) => LineReply::TooLong,
+        Some(Incoming::Closed) => LineReply::Closed,
+    };
+    let reaped = process.shutdown(Duration::from_millis(END_GRACE_MS)).await;
+    let stderr = logged_stderr(call.log, &call.program.name, pid);
+    Ok(Some(match read_line_reply(&reply).fault {
+        _ if reply == LineReply::Closed => judge_closed(reaped, &stderr),
+        None => Verdict::Answered,
+        Some(Fault::Timeout) => Verdict::Faulted(format!(
+            "no move within {} ms and the start-up grace (timeout): it would be dead for the rest of the tournament",
+            timeout.as_millis()
+        )),
+        Some(fault) => Verdict::Faulted(format!("{} for its first move", fault.name())),
+    }))
 }
 
 /// Plays one duel. `observe` sees every turn. `None` if cancelled, `Err`

@@ -175,8 +175,10 @@ pub struct CheckArgs {
     /// Per-call time limit in milliseconds (default: the challenge's).
     #[arg(long, value_name = "MS")]
     pub timeout_ms: Option<u64>,
-    /// The bot's folder and working directory (default: the current
-    /// directory).
+    /// The bot's folder. The command runs from its parent, as a
+    /// tournament there runs it, so BOT names its files from there
+    /// (`python3 DIR/bot.py`). Default: the folder BOT names files in,
+    /// relative to the current directory, else the current directory.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<std::path::PathBuf>,
     /// The bot's interface (default: bot.toml `interface` in its folder,
@@ -188,9 +190,9 @@ pub struct CheckArgs {
 /// `referee check gun-duel 'CMD' [--interface K]`.
 pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status> {
     let timeout = Duration::from_millis(args.timeout_ms.unwrap_or(Settings::default().timeout_ms));
-    let folder = crate::check::folder_of(args.cwd.as_deref())?;
-    let (interface, source) = interface(&args, &folder)?;
     let argv = crate::instructions::split_command(&args.bot).map_err(Error::input)?;
+    let folder = crate::check::folder_of(args.cwd.as_deref(), &argv)?;
+    let (interface, source) = interface(&args, &folder)?;
     let mut subject = Subject::prepare(ChallengeId::GunDuel, folder, argv, Vec::new())?;
     let mut report = Report::new();
     report.line(format!("interface: {} ({source})", interface.name()));

@@ -44,9 +44,10 @@ pub use check::CheckArgs;
 pub use play::{play, InterfaceArg, PlayArgs};
 
 use crate::challenge::{
-    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
 };
 use crate::error::{Error, Result};
+use crate::first_call::Verdict;
 use crate::results::{Store, TournamentRow};
 use crate::session::Session;
 use crate::standings::Format;
@@ -85,6 +86,10 @@ impl Challenge for GunDuel {
         Interface::parse(value).map(|_| ())
     }
 
+    fn first_call<'a>(&'a self, call: FirstCall<'a>) -> BoxFuture<'a, Result<Option<Verdict>>> {
+        Box::pin(first_call(call))
+    }
+
     fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
         Box::pin(run(session, ctx))
     }
@@ -114,6 +119,21 @@ pub fn resolve(spec: &TournamentSpec) -> std::result::Result<(Settings, Vec<Inte
         })
         .collect::<std::result::Result<Vec<_>, String>>()?;
     Ok((settings, interfaces))
+}
+
+/// The preflight's call: turn 0 of a duel against the id the tournament
+/// gives the bot after it (its own id is never its opponent's).
+async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
+    let (settings, interfaces) = resolve(call.spec).map_err(Error::input)?;
+    let n = call.spec.bots.len();
+    let ids = game_gun_duel::assign_ids(n, call.spec.seed);
+    let opponent_id = ids.get((call.bot + 1) % n.max(1)).copied().unwrap_or(0);
+    let interface = interfaces
+        .get(call.bot)
+        .copied()
+        .unwrap_or(settings.interface);
+    let timeout = std::time::Duration::from_millis(settings.timeout_ms);
+    bot::first_call(&call, interface, opponent_id, settings.turns, timeout).await
 }
 
 /// Every duel key of a tournament starts with this: the tournament's

@@ -17,9 +17,10 @@ use game_heist::Settings;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-/// The scripted decisions: a title and the arguments.
-fn positions() -> Vec<(&'static str, Args)> {
-    let first = Args {
+/// Round 1 of the first game, three players, nobody has bet yet: the
+/// first position here, and the preflight's call before a tournament.
+pub(crate) fn opening() -> Args {
+    Args {
         game: 0,
         round: Round::Stakes,
         players: 3,
@@ -39,7 +40,12 @@ fn positions() -> Vec<(&'static str, Args)> {
         accounts: [0; BANKS],
         prob: BASE_PROB,
         odds: BASE_ODDS,
-    };
+    }
+}
+
+/// The scripted decisions: a title and the arguments.
+fn positions() -> Vec<(&'static str, Args)> {
+    let first = opening();
     vec![
         (
             "round 1 of the first game: 3 players, nobody has bet yet (any integer; more than 240 is cut to 240)",
@@ -147,8 +153,10 @@ pub struct CheckArgs {
     /// Per-call time limit in milliseconds (default: the challenge's).
     #[arg(long, value_name = "MS")]
     pub timeout_ms: Option<u64>,
-    /// The bot's folder and working directory (default: the current
-    /// directory).
+    /// The bot's folder. The command runs from its parent, as a
+    /// tournament there runs it, so BOT names its files from there
+    /// (`python3 DIR/bot.py`). Default: the folder BOT names files in,
+    /// relative to the current directory, else the current directory.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<std::path::PathBuf>,
 }
@@ -163,8 +171,8 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
     }
     let limits = crate::challenges::heist::limits(&settings);
     let limit = Duration::from_millis(settings.timeout_ms);
-    let folder = crate::check::folder_of(args.cwd.as_deref())?;
     let argv = crate::instructions::split_command(&args.bot).map_err(Error::input)?;
+    let folder = crate::check::folder_of(args.cwd.as_deref(), &argv)?;
     let mut subject = Subject::prepare(ChallengeId::Heist, folder, argv, Vec::new())?;
     let mut report = Report::new();
     for (i, (title, position)) in positions().into_iter().enumerate() {

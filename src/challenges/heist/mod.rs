@@ -42,9 +42,10 @@ pub use standings::leaderboard;
 
 use crate::bot::{run_once, BotLog, BotProgram, CallTimes, Limits, Outcome};
 use crate::challenge::{
-    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
 };
 use crate::error::Result;
+use crate::first_call::{judge_call, Verdict};
 use crate::results::{Store, TournamentRow};
 use crate::session::Session;
 use crate::standings::Format;
@@ -78,6 +79,10 @@ impl Challenge for Heist {
         check_setting(key, value)
     }
 
+    fn first_call<'a>(&'a self, call: FirstCall<'a>) -> BoxFuture<'a, Result<Option<Verdict>>> {
+        Box::pin(first_call(call))
+    }
+
     fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
         Box::pin(series::run(session, ctx))
     }
@@ -91,6 +96,29 @@ impl Challenge for Heist {
     ) -> Result<String> {
         standings::standings(store, row, spec, format)
     }
+}
+
+/// The preflight's call: round 1 of the first game ([`check::opening`]),
+/// the bot's folder read-only as in play.
+async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
+    let settings = settings(call.spec).map_err(crate::error::Error::input)?;
+    let limits = limits(&settings);
+    let opening = check::opening();
+    let outcome = run_once(call.program, &opening.to_argv(), &limits, call.cancel).await?;
+    if outcome.reply.ending == Ending::Cancelled {
+        return Ok(None);
+    }
+    call.log.section(
+        "preflight: round 1 of the first game",
+        &outcome.log_text(limits.deadline),
+    );
+    let fault = wire::read_bet(&outcome.reply, opening.credits).fault;
+    Ok(Some(judge_call(
+        call.program,
+        &outcome.reply,
+        fault,
+        &outcome.stderr,
+    )))
 }
 
 /// stderr kept per call in the bot's log.
@@ -255,6 +283,7 @@ mod tests {
                 })
                 .collect(),
             dir: PathBuf::from("."),
+            absent: Vec::new(),
         }
     }
 

@@ -86,8 +86,10 @@ pub struct CheckArgs {
     /// Per-call time limit in milliseconds (default: the challenge's).
     #[arg(long, value_name = "MS")]
     pub timeout_ms: Option<u64>,
-    /// The bot's folder and working directory (default: the current
-    /// directory).
+    /// The bot's folder. The command runs from its parent, as a
+    /// tournament there runs it, so BOT names its files from there
+    /// (`python3 DIR/bot.py`). Default: the folder BOT names files in,
+    /// relative to the current directory, else the current directory.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<std::path::PathBuf>,
 }
@@ -98,8 +100,8 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
         timeout_ms: args.timeout_ms.unwrap_or(Settings::default().timeout_ms),
         ..Settings::default()
     };
-    let folder = crate::check::folder_of(args.cwd.as_deref())?;
     let argv = crate::instructions::split_command(&args.bot).map_err(Error::input)?;
+    let folder = crate::check::folder_of(args.cwd.as_deref(), &argv)?;
     let mut subject = Subject::prepare(ChallengeId::MetaTtt, folder, argv, Vec::new())?;
     let limits = crate::challenges::meta_ttt::limits(&settings);
     let limit = Duration::from_millis(settings.timeout_ms);

@@ -8,15 +8,16 @@ pub use play::{play, PlayArgs};
 
 use crate::bot::{run_once, BotLog, BotProgram, CallTimes, Limits};
 use crate::challenge::{
-    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, RunContext, SeedDefault,
+    BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
 };
 use crate::error::{Error, Result};
+use crate::first_call::{judge_call, Verdict};
 use crate::results::{Store, TournamentRow};
 use crate::session::Session;
 use crate::standings::{competition_ranks, Format, Leaderboard, Row};
 use crate::tournament::round_robin::{GamePlan, PlannedGame, Played};
 use crate::tournament::{RunReport, TournamentSpec};
-use game_core::Reply;
+use game_core::{Ending, Fault, Reply};
 use game_meta_ttt::{render, standings, wire, Call, Game, GameRecord, Settings};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -123,6 +124,10 @@ impl Challenge for MetaTtt {
 
     fn check_setting(&self, key: &str, value: &str) -> std::result::Result<(), String> {
         Settings::default().set(key, value)
+    }
+
+    fn first_call<'a>(&'a self, call: FirstCall<'a>) -> BoxFuture<'a, Result<Option<Verdict>>> {
+        Box::pin(first_call(call))
     }
 
     fn run<'a>(&'a self, session: Session, ctx: RunContext) -> BoxFuture<'a, Result<RunReport>> {
@@ -323,28 +328,59 @@ pub fn leaderboard(spec: &TournamentSpec, totals: &[standings::Totals]) -> Leade
 /// Creates what the challenge promises each bot: its folder and an empty
 /// `data.txt`, never reset (nor written through, whatever a bot left there).
 fn prepare_folders(spec: &TournamentSpec) -> Result<()> {
-    for bot in &spec.bots {
-        std::fs::create_dir_all(&bot.folder).map_err(|e| {
-            Error::machine(format!(
-                "{}: cannot create the bot folder: {e}",
-                bot.folder.display()
-            ))
-        })?;
-        // Created only if nothing is there: O_CREAT | O_EXCL never follows
-        // a symlink, so a bot that left a (dangling) link named data.txt
-        // cannot make the referee create a file elsewhere.
-        let data = bot.folder.join("data.txt");
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&data)
-        {
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Error::machine(format!("{}: {e}", data.display()))),
-        }
+    spec.bots.iter().try_for_each(prepare_folder)
+}
+
+/// [`prepare_folders`] for one bot.
+fn prepare_folder(bot: &crate::tournament::BotSpec) -> Result<()> {
+    std::fs::create_dir_all(&bot.folder).map_err(|e| {
+        Error::machine(format!(
+            "{}: cannot create the bot folder: {e}",
+            bot.folder.display()
+        ))
+    })?;
+    // Created only if nothing is there: O_CREAT | O_EXCL never follows
+    // a symlink, so a bot that left a (dangling) link named data.txt
+    // cannot make the referee create a file elsewhere.
+    let data = bot.folder.join("data.txt");
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&data)
+    {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(Error::machine(format!("{}: {e}", data.display()))),
     }
-    Ok(())
+}
+
+/// The preflight's call: the first move of a game (a free move on the
+/// empty board), with the bot's folder and data.txt as play finds them.
+async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
+    let settings = settings(call.spec).map_err(Error::input)?;
+    if let Some(bot) = call.spec.bots.get(call.bot) {
+        prepare_folder(bot)?;
+    }
+    let limits = limits(&settings);
+    let game = Game::new(settings.max_rounds);
+    let outcome = run_once(call.program, &wire::argv(&game), &limits, call.cancel).await?;
+    if outcome.reply.ending == Ending::Cancelled {
+        return Ok(None);
+    }
+    call.log.section(
+        "preflight: the first move of a game",
+        &outcome.log_text(limits.deadline),
+    );
+    let fault = match wire::read_reply(&outcome.reply) {
+        Call::Move(mv) => game.check(mv).err().map(|_| Fault::IllegalMove),
+        Call::Failed(_, fault) => Some(fault),
+    };
+    Ok(Some(judge_call(
+        call.program,
+        &outcome.reply,
+        fault,
+        &outcome.stderr,
+    )))
 }
 
 /// Runs (or resumes) a meta-ttt tournament.

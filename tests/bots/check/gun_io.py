@@ -2,9 +2,11 @@
 # Usage: python3 gun_io.py MODE
 #   good     loads with no ammo, fires a bullet otherwise; at the end of its
 #            input it writes duels.txt (the number of duels) in its folder
+#            ($HOME: it runs in the tournament folder)
 #   garbage  answers "x" to the third F
 #   stall    never answers the third F
 #   double   answers the first F with two moves
+import os
 import sys
 import time
 
@@ -34,5 +36,5 @@ for line in sys.stdin:
         sys.stdout.write(move + "\n")
         sys.stdout.flush()
 if mode == "good":
-    with open("duels.txt", "w") as f:
+    with open(os.path.join(os.environ["HOME"], "duels.txt"), "w") as f:
         f.write(f"{duels}\n")
