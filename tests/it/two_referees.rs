@@ -90,13 +90,16 @@ fn played(log: &str) -> usize {
 }
 
 const RUN: [&str; 2] = ["--instructions", "instructions.txt"];
+/// The first referee: straight into its first game (no preflight call,
+/// which the gate would hold as well, before the tournament is recorded).
+const FIRST: [&str; 4] = ["--instructions", "instructions.txt", "--preflight", "off"];
 
 #[test]
 fn a_second_referee_refuses_naming_the_first_or_waits_and_finds_nothing_to_play() {
     let dir = gated_tournament();
     let d = dir.path();
     let first_log = d.join("first.err");
-    let first = spawn(d, &RUN, &first_log);
+    let first = spawn(d, &FIRST, &first_log);
     let first_pid = first.id();
     // The first referee holds the lock and is in its first game.
     assert!(
@@ -156,7 +159,7 @@ fn a_second_referee_refuses_naming_the_first_or_waits_and_finds_nothing_to_play(
 fn a_lock_left_by_a_killed_referee_is_taken_over() {
     let dir = gated_tournament();
     let d = dir.path();
-    let killed = spawn(d, &RUN, &d.join("killed.err"));
+    let killed = spawn(d, &FIRST, &d.join("killed.err"));
     let killed_pid = killed.id();
     assert!(
         wait_until(|| lock_holder(d) == Some(killed_pid) && d.join("gate/waiting").exists()),
