@@ -199,9 +199,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
     }
     let logged = subject.logged();
     subject.scan_stderr(&logged);
-    if let Some(first) = crate::check::first_line(&logged) {
-        report.line(format!("stderr (its log in a tournament): {first}"));
-    }
+    report.excerpt("stderr (its log in a tournament): ", &logged);
     subject.finish(&mut report, "a bot may keep files in its folder, its HOME");
     report.print(
         ChallengeId::Forty,
