@@ -31,7 +31,7 @@ pub struct Cli {
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
 
-    /// No progress output.
+    /// No progress output; `play` prints the result only.
     #[arg(short, long, global = true)]
     pub quiet: bool,
 }

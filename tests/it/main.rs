@@ -12,6 +12,7 @@ mod meta_ttt;
 mod organiser_errors;
 mod overnight;
 mod persistent;
+mod play;
 mod resume;
 mod sandbox;
 mod tidy;
