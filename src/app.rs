@@ -39,6 +39,7 @@ pub fn main(cli: Cli) -> Result<Status> {
             Some(Command::Play(args)) => play(args, quiet).await,
             Some(Command::Standings(args)) => standings(args),
             Some(Command::Check(command)) => check(command).await,
+            Some(Command::New(args)) => crate::new_bot::new(args),
         }
     })
 }

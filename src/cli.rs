@@ -53,6 +53,9 @@ pub enum Command {
     /// format, time per move, files written, exit behaviour.
     #[command(subcommand)]
     Check(CheckCommand),
+    /// Write a starter bot folder for a challenge, in a language of your
+    /// choice, that `referee check` passes as written.
+    New(crate::new_bot::NewArgs),
 }
 
 #[derive(Debug, Args, Default)]

@@ -15,6 +15,7 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod instructions;
+pub mod new_bot;
 pub mod output;
 pub mod play;
 pub mod prepare;

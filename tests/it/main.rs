@@ -9,6 +9,7 @@ mod forty;
 mod gun_duel;
 mod heist;
 mod meta_ttt;
+mod new_bot;
 mod organiser_errors;
 mod overnight;
 mod persistent;
