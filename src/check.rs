@@ -245,7 +245,7 @@ pub fn stderr_excerpt(bytes: &[u8]) -> Vec<String> {
             && !l.starts_with("Node.js v")
             && !l.chars().all(|c| matches!(c, '^' | '~'))
     };
-    if let Some(last) = lines.iter().skip(1).rposition(|l| telling(l)) {
+    if let Some(last) = lines.iter().skip(1).rposition(telling) {
         let at = last + 1;
         let skipped = if at > 1 { "... " } else { "" };
         shown.push(format!("{skipped}{}", shorten(lines[at], 160)));
