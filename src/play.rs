@@ -50,7 +50,7 @@ impl Shown {
         if self.quiet {
             BotLog::discard()
         } else {
-            BotLog::new("/dev/stderr")
+            BotLog::stderr()
         }
     }
 }

@@ -43,9 +43,28 @@ impl BotLog {
         }
     }
 
-    /// A log that keeps nothing (for `referee play`, where stderr is shown).
+    /// A log that keeps nothing (`referee play -q`).
     pub fn discard() -> BotLog {
         BotLog::new(PathBuf::new())
+    }
+
+    /// A log on the referee's own stderr (`referee play`), through a
+    /// duplicate of descriptor 2: it shares stderr's file offset, so that
+    /// `> file 2>&1` interleaves it with stdout instead of overwriting it
+    /// (reopening `/dev/stderr` would start a second offset).
+    pub fn stderr() -> BotLog {
+        use std::os::fd::AsFd;
+        let file = std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .ok()
+            .map(File::from);
+        let log = BotLog::new("/dev/stderr");
+        if let Ok(mut inner) = log.inner.lock() {
+            inner.truncated = file.is_none();
+            inner.file = file;
+        }
+        log
     }
 
     pub fn path(&self) -> PathBuf {

@@ -306,3 +306,30 @@ fn forty_play_runs_a_class_file_through_the_host() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("Nope.py: no such Python file"));
 }
+
+#[test]
+fn stdout_and_stderr_into_one_file_keep_both() {
+    // `referee play ... > file 2>&1`: the bots' stderr must not overwrite
+    // the transcript written through the same file.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("all.txt");
+    let file = std::fs::File::create(&path).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["play", "meta-ttt", &meta_bot("ex"), &meta_bot("oh")])
+        .args(["--max-rounds", "3"])
+        .current_dir(dir.path())
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let all = std::fs::read_to_string(&path).unwrap();
+    for needle in [
+        "ex-says-X\n",
+        "oh-says-O\n",
+        "Round 1: X plays 44\n",
+        "Result: no winner after 3 rounds.\n",
+    ] {
+        assert!(all.contains(needle), "{needle:?} in {all}");
+    }
+}
