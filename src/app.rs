@@ -37,10 +37,11 @@ pub fn main(cli: Cli) -> Result<Status> {
             None => run_tournament(cli.run, quiet).await,
             Some(Command::Run(args)) => run_tournament(args, quiet).await,
             Some(Command::Watch(args)) => watch(args, quiet).await,
-            Some(Command::Play(args)) => play(args).await,
+            Some(Command::Play(args)) => play(args, quiet).await,
             Some(Command::Standings(args)) => standings(args),
             Some(Command::Check(args)) => check(args, quiet).await,
             Some(Command::Protocols) => protocols(),
+            Some(Command::New(args)) => crate::new_bot::new(args),
         }
     })
 }
@@ -378,16 +379,17 @@ fn protocols() -> Result<Status> {
     Ok(Status::Done)
 }
 
-/// `referee play CHALLENGE ...`: one game with a transcript on stdout.
-async fn play(command: PlayCommand) -> Result<Status> {
+/// `referee play CHALLENGE ...`: one game with a transcript on stdout
+/// (`-q`: its result only).
+async fn play(command: PlayCommand, quiet: bool) -> Result<Status> {
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::new(Progress::new(false)));
     match command {
-        PlayCommand::MetaTtt(args) => meta_ttt::play(args, cancel).await,
-        PlayCommand::BfJoust(args) => bf_joust::play(args, cancel).await,
-        PlayCommand::Heist(args) => heist::play(args, cancel).await,
-        PlayCommand::Forty(args) => forty::play(args, cancel).await,
-        PlayCommand::GunDuel(args) => gun_duel::play(args, cancel).await,
+        PlayCommand::MetaTtt(args) => meta_ttt::play(args, quiet, cancel).await,
+        PlayCommand::BfJoust(args) => bf_joust::play(args, quiet, cancel).await,
+        PlayCommand::Heist(args) => heist::play(args, quiet, cancel).await,
+        PlayCommand::Forty(args) => forty::play(args, quiet, cancel).await,
+        PlayCommand::GunDuel(args) => gun_duel::play(args, quiet, cancel).await,
     }
 }
 

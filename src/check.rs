@@ -132,13 +132,23 @@ impl Report {
         self.line(format!("  time: {text}"));
     }
 
-    /// The line of a call's stderr that says what went wrong (the first
-    /// one, unless a later one names trouble), if it wrote any.
+    /// What a call wrote on stderr, if anything: see [`Report::excerpt`].
     pub fn stderr(&mut self, bytes: &[u8]) {
-        if let Some(first) = crate::first_call::meaningful_line(bytes) {
-            self.line(format!(
-                "  stderr (kept in the bot's log in a tournament): {first}"
-            ));
+        self.excerpt("  stderr (kept in the bot's log in a tournament): ", bytes);
+    }
+
+    /// `head` and the first line of `bytes`, then, indented under it, the
+    /// last line that says what went wrong ([`stderr_excerpt`]); nothing
+    /// when `bytes` holds no text.
+    pub fn excerpt(&mut self, head: &str, bytes: &[u8]) {
+        let lines = stderr_excerpt(bytes);
+        let Some((first, rest)) = lines.split_first() else {
+            return;
+        };
+        self.line(format!("{head}{first}"));
+        let indent = head.len() - head.trim_start().len() + 2;
+        for line in rest {
+            self.line(format!("{:indent$}{line}", ""));
         }
     }
 
@@ -214,6 +224,38 @@ pub fn first_line(bytes: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(bytes);
     let line = text.lines().map(str::trim_end).find(|l| !l.is_empty())?;
     Some(shorten(line, 160))
+}
+
+/// What a report shows of a bot's stderr: its first line, and the last
+/// line that says what went wrong when more follows. A traceback's first
+/// line only says that something failed (`Traceback (most recent call
+/// last):`, `forty_host: loading bot.py failed:`); the exception is at its
+/// end (`ModuleNotFoundError: No module named 'numpy'`), below or above
+/// the frames. Frames and source lines are indented (Python, the JVM,
+/// node) and node ends with its version: those are skipped. A skipped
+/// stretch before the last line is shown as `... `.
+pub fn stderr_excerpt(bytes: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let Some(first) = lines.first() else {
+        return Vec::new();
+    };
+    let mut shown = vec![shorten(first, 160)];
+    let telling = |l: &&str| {
+        !l.starts_with(char::is_whitespace)
+            && !l.starts_with("Node.js v")
+            && !l.chars().all(|c| matches!(c, '^' | '~'))
+    };
+    if let Some(last) = lines.iter().skip(1).rposition(telling) {
+        let at = last + 1;
+        let skipped = if at > 1 { "... " } else { "" };
+        shown.push(format!("{skipped}{}", shorten(lines[at], 160)));
+    }
+    shown
 }
 
 /// `text` cut to at most `max` characters, with `...` when cut.
@@ -765,6 +807,43 @@ mod tests {
     fn first_line_skips_blank_lines() {
         assert_eq!(first_line(b"\n\n  oops\nmore"), Some("  oops".into()));
         assert_eq!(first_line(b"\n \n"), None);
+    }
+
+    #[test]
+    fn a_traceback_shows_its_first_line_and_its_exception() {
+        let python = b"forty_host: loading BrainBot/bot.py failed:\n\
+Traceback (most recent call last):\n\
+  File \"/x/forty_host.py\", line 470, in main\n\
+    exec(code, module.__dict__)\n\
+  File \"BrainBot/bot.py\", line 1, in <module>\n\
+    import numpy\n\
+ModuleNotFoundError: No module named 'numpy'\n";
+        assert_eq!(
+            stderr_excerpt(python),
+            [
+                "forty_host: loading BrainBot/bot.py failed:",
+                "... ModuleNotFoundError: No module named 'numpy'"
+            ]
+        );
+        let node = b"/b/bot.js:2\nfoo();\n^\n\nReferenceError: foo is not defined\n    at Object.<anonymous> (/b/bot.js:2:1)\n\nNode.js v18.19.0\n";
+        assert_eq!(
+            stderr_excerpt(node),
+            ["/b/bot.js:2", "... ReferenceError: foo is not defined"]
+        );
+        let java = b"Exception in thread \"main\" java.lang.IllegalStateException: no\n\tat Bot.main(Bot.java:3)\n";
+        assert_eq!(
+            stderr_excerpt(java),
+            ["Exception in thread \"main\" java.lang.IllegalStateException: no"]
+        );
+        assert_eq!(stderr_excerpt(b"one\ntwo\n"), ["one", "two"]);
+        assert_eq!(stderr_excerpt(b"only\n"), ["only"]);
+        assert!(stderr_excerpt(b"\n \n").is_empty());
+        let mut r = Report::new();
+        r.excerpt("  stderr: ", python);
+        assert_eq!(
+            r.out,
+            "  stderr: forty_host: loading BrainBot/bot.py failed:\n    ... ModuleNotFoundError: No module named 'numpy'\n"
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub struct Cli {
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub verbose: u8,
 
-    /// No progress output.
+    /// No progress output; `play` prints the result only.
     #[arg(short, long, global = true)]
     pub quiet: bool,
 }
@@ -59,6 +59,9 @@ pub enum Command {
     /// host, gun-duel's C++ adapter): what `{protocols}` stands for in
     /// instructions.txt and bot.toml. Written out first if missing.
     Protocols,
+    /// Write a starter bot folder for a challenge, in a language of your
+    /// choice, that `referee check` passes as written.
+    New(crate::new_bot::NewArgs),
 }
 
 #[derive(Debug, Args, Default)]

@@ -18,6 +18,7 @@ pub mod error;
 pub mod first_call;
 pub mod instructions;
 pub mod lock;
+pub mod new_bot;
 pub mod output;
 pub mod play;
 pub mod preflight;

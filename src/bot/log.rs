@@ -26,6 +26,9 @@ struct Inner {
     last_label: String,
     /// Whether the file ends with a newline (a chunk may end mid-line).
     at_line_start: bool,
+    /// Each section ends with a newline (on a terminal shared with the
+    /// transcript, the next line must not start mid-line).
+    whole_lines: bool,
 }
 
 impl BotLog {
@@ -39,13 +42,34 @@ impl BotLog {
                 truncated: false,
                 last_label: String::new(),
                 at_line_start: true,
+                whole_lines: false,
             })),
         }
     }
 
-    /// A log that keeps nothing (for `referee play`, where stderr is shown).
+    /// A log that keeps nothing (`referee play -q`).
     pub fn discard() -> BotLog {
         BotLog::new(PathBuf::new())
+    }
+
+    /// A log on the referee's own stderr (`referee play`), through a
+    /// duplicate of descriptor 2: it shares stderr's file offset, so that
+    /// `> file 2>&1` interleaves it with stdout instead of overwriting it
+    /// (reopening `/dev/stderr` would start a second offset).
+    pub fn stderr() -> BotLog {
+        use std::os::fd::AsFd;
+        let file = std::io::stderr()
+            .as_fd()
+            .try_clone_to_owned()
+            .ok()
+            .map(File::from);
+        let log = BotLog::new("/dev/stderr");
+        if let Ok(mut inner) = log.inner.lock() {
+            inner.truncated = file.is_none();
+            inner.file = file;
+            inner.whole_lines = true;
+        }
+        log
     }
 
     pub fn path(&self) -> PathBuf {
@@ -89,6 +113,9 @@ impl BotLog {
             inner.last_label = label.to_string();
         }
         text.extend_from_slice(&body[..take]);
+        if inner.whole_lines && !text.ends_with(b"\n") {
+            text.push(b'\n');
+        }
         inner.at_line_start = text.ends_with(b"\n");
         if take < body.len() {
             if !inner.at_line_start {
@@ -116,6 +143,18 @@ fn open_append(path: &Path) -> std::io::Result<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_shown_on_a_terminal_ends_every_section_with_a_newline() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shown.log");
+        let log = BotLog::new(&path);
+        log.inner.lock().unwrap().whole_lines = true;
+        log.section("X call 1", b"cannot start");
+        log.section("X call 1", b"more\n");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "--- X call 1\ncannot start\nmore\n");
+    }
 
     #[test]
     fn a_chunked_stream_gets_one_header_and_sections_start_on_new_lines() {

@@ -764,7 +764,10 @@ fn play_rejects_bad_options_and_invalid_programs() {
         assert!(stderr(&out).starts_with("referee: error: "), "{args:?}");
     }
     // bf-joust options are not meta-ttt options.
-    let out = referee(dir.path(), &["play", "meta-ttt", "true", "true", "--trace"]);
+    let out = referee(
+        dir.path(),
+        &["play", "meta-ttt", "true", "true", "--tape-len", "12"],
+    );
     assert_eq!(out.status.code(), Some(2));
 }
 

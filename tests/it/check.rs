@@ -271,6 +271,48 @@ fn check_forty_runs_a_class_file_through_the_host() {
 }
 
 #[test]
+fn check_shows_the_exception_at_the_end_of_a_traceback() {
+    // The class file's import fails: the host prints `loading ... failed:`
+    // and a traceback whose last line is what a bot author needs.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("bot.py"),
+        "import no_such_module_here\n\nclass Broken(Bot):\n    def make_throw(self, scores, last_round):\n        yield False\n",
+    )
+    .unwrap();
+    let out = check_in(dir.path(), &["forty", "bot.py"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    assert!(
+        text.contains(
+            "stderr (its log in a tournament): forty_host: loading bot.py failed:\n  ... ModuleNotFoundError: No module named 'no_such_module_here'\n"
+        ),
+        "{text}"
+    );
+    // The same for a per-move bot: its call's stderr, then the exception.
+    std::fs::write(
+        dir.path().join("move.py"),
+        "import sys\nimport no_such_module_here\n",
+    )
+    .unwrap();
+    let out = check_in(dir.path(), &["meta-ttt", &format!("{} move.py", python())]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("-> ILLEGAL call: crash: exit status 1\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  stderr (kept in the bot's log in a tournament): Traceback (most recent call last):\n    ... ModuleNotFoundError: No module named 'no_such_module_here'\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  - position 1: crash: exit status 1 (crash) (and 4 more like it)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn check_forty_line_bot_in_c_and_its_exit_behaviour() {
     let bin = c_bot(&bot("check/forty_line.c"), "forty_line");
     let (out, text, _dir) = check(&["forty", &q(&bin)]);

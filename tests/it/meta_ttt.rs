@@ -327,3 +327,59 @@ fn a_dangling_data_txt_link_is_not_followed_when_the_folder_is_prepared() {
     // The other bot's data.txt is still created.
     assert!(dir.path().join("firstLegal/data.txt").is_file());
 }
+
+#[test]
+fn a_bot_that_exits_non_zero_without_a_move_is_a_crash_with_its_status() {
+    // What a JVM or Python does on an uncaught exception: nothing on
+    // stdout, a traceback on stderr, exit status 1.
+    let dies = "sh -c 'echo Exception in thread main >&2; exit 1'";
+    let dir = tournament(&format!(
+        "challenge: meta-ttt\ntimeout-ms: 3000\nmax-rounds: 6\n\
+         firstLegal {}\ndies {dies}\nsilent true\n",
+        q(&first_legal()),
+    ));
+    let out = referee(
+        dir.path(),
+        &["--instructions", "instructions.txt", "--quiet"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json = stdout(&referee(dir.path(), &["standings", "--format", "json"]));
+    let rows: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let faults = |name: &str| {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap()["faults"]
+            .clone()
+    };
+    // 4 games, 3 calls each at most: every call of `dies` is a crash.
+    let crashes = faults("dies")["crash"].as_u64().unwrap();
+    assert!(crashes >= 6, "{json}");
+    assert_eq!(
+        faults("dies")["bad_output"],
+        serde_json::Value::Null,
+        "{json}"
+    );
+    // Exit status 0 with nothing printed is still bad output.
+    assert!(
+        faults("silent")["bad_output"].as_u64().unwrap() >= 6,
+        "{json}"
+    );
+    assert_eq!(faults("silent")["crash"], serde_json::Value::Null, "{json}");
+
+    // `play` names the crash and its status.
+    let out = referee(
+        dir.path(),
+        &["play", "meta-ttt", dies, "true", "--max-rounds", "2"],
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("Round 1: X illegal (crash: exit status 1), output \"\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Round 2: O illegal (garbage output), output \"\"\n"),
+        "{text}"
+    );
+}

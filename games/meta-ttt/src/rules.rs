@@ -65,6 +65,12 @@ pub enum Illegal {
     },
     Timeout,
     Garbage,
+    /// The process ended abnormally without a valid move: exit status
+    /// `code` (non-zero), or killed by `signal`.
+    Crash {
+        code: Option<i32>,
+        signal: Option<i32>,
+    },
     /// The sandbox refused the call (a program the bot may not run, or its
     /// folder over its limits afterwards).
     Sandbox,
@@ -81,6 +87,12 @@ impl fmt::Display for Illegal {
             }
             Illegal::Timeout => f.write_str("timeout"),
             Illegal::Garbage => f.write_str("garbage output"),
+            Illegal::Crash {
+                signal: Some(s), ..
+            } => write!(f, "crash: killed by signal {s}"),
+            Illegal::Crash { code, .. } => {
+                write!(f, "crash: exit status {}", code.unwrap_or(-1))
+            }
             Illegal::Sandbox => f.write_str("sandbox denial"),
         }
     }

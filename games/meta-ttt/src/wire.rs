@@ -59,9 +59,11 @@ pub fn parse_move(stdout: &[u8]) -> Option<Move> {
     }
 }
 
-/// Judges what a call's process produced. The exit status is ignored (a bot
-/// that prints `38` and exits 1 plays `38`); a bot still running at the
-/// deadline has timed out even if it printed a move.
+/// Judges what a call's process produced. The exit status is ignored when
+/// the output holds a move (a bot that prints `38` and exits 1 plays `38`);
+/// without one, a non-zero status or a signal makes the call a crash rather
+/// than garbage. A bot still running at the deadline has timed out even if
+/// it printed a move.
 pub fn read_reply(reply: &Reply) -> Call {
     match reply.ending {
         Ending::TimedOut | Ending::Cancelled => Call::Failed(Illegal::Timeout, Fault::Timeout),
@@ -75,10 +77,27 @@ pub fn read_reply(reply: &Reply) -> Call {
             None if reply.stdout.len() > STDOUT_CAP => {
                 Call::Failed(Illegal::Garbage, Fault::TooLong)
             }
-            None if matches!(reply.ending, Ending::Signalled(_)) => {
-                Call::Failed(Illegal::Garbage, Fault::Crash)
-            }
-            None => Call::Failed(Illegal::Garbage, Fault::BadOutput),
+            // A crash without a valid move (spec §4): killed by a signal,
+            // or a non-zero exit status, which tells a crash (an exception,
+            // a missing module) from a bot that printed nonsense and
+            // exited normally.
+            None => match reply.ending {
+                Ending::Signalled(s) => Call::Failed(
+                    Illegal::Crash {
+                        code: None,
+                        signal: Some(s),
+                    },
+                    Fault::Crash,
+                ),
+                Ending::Exited(c) if c != 0 => Call::Failed(
+                    Illegal::Crash {
+                        code: Some(c),
+                        signal: None,
+                    },
+                    Fault::Crash,
+                ),
+                _ => Call::Failed(Illegal::Garbage, Fault::BadOutput),
+            },
         },
     }
 }
@@ -151,10 +170,18 @@ mod tests {
             read_reply(&Reply::ended(b"38".to_vec(), Ending::TimedOut)),
             Call::Failed(Illegal::Timeout, Fault::Timeout)
         );
+        let killed = Call::Failed(
+            Illegal::Crash {
+                code: None,
+                signal: Some(9),
+            },
+            Fault::Crash,
+        );
         assert_eq!(
             read_reply(&Reply::ended(Vec::new(), Ending::Signalled(9))),
-            Call::Failed(Illegal::Garbage, Fault::Crash)
+            killed
         );
+        assert_eq!(killed_reason(&killed), "crash: killed by signal 9");
         // A sandbox denial is illegal even after a valid move: the folder
         // over its limits is found once the bot has answered.
         assert_eq!(
@@ -170,6 +197,45 @@ mod tests {
         assert_eq!(
             read_reply(&Reply::exited(b"38".to_vec(), 1)),
             Call::Move(Move { board: 3, tile: 8 })
+        );
+    }
+
+    fn killed_reason(call: &Call) -> String {
+        match call {
+            Call::Failed(reason, _) => reason.to_string(),
+            Call::Move(mv) => format!("move {mv}"),
+        }
+    }
+
+    #[test]
+    fn a_non_zero_exit_without_a_move_is_a_crash_with_its_status() {
+        // A JVM or Python that dies of an exception prints nothing on stdout
+        // and exits 1: a crash, not garbage output.
+        for out in [&b""[..], b"\n", b"Traceback"] {
+            let call = read_reply(&Reply::exited(out.to_vec(), 1));
+            assert_eq!(
+                call,
+                Call::Failed(
+                    Illegal::Crash {
+                        code: Some(1),
+                        signal: None
+                    },
+                    Fault::Crash
+                ),
+                "{out:?}"
+            );
+            assert_eq!(killed_reason(&call), "crash: exit status 1");
+        }
+        // Exit status 0 with nothing valid is still garbage output.
+        assert_eq!(
+            read_reply(&Reply::exited(Vec::new(), 0)),
+            Call::Failed(Illegal::Garbage, Fault::BadOutput)
+        );
+        // Oversized output stays too_long whatever the status.
+        let flood = vec![b'x'; STDOUT_CAP + 1];
+        assert_eq!(
+            read_reply(&Reply::exited(flood, 3)),
+            Call::Failed(Illegal::Garbage, Fault::TooLong)
         );
     }
 }

@@ -27,8 +27,15 @@ pub struct PlayArgs {
     pub cycles: Option<u64>,
 }
 
-/// `referee play bf-joust LEFT.bf RIGHT.bf`: one match (spec §6).
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
+/// Whether a line of the match's output is its result (`===== L won the
+/// battle after C cycles =====`, `===== Draw game =====`): all `-q` prints.
+fn is_result(line: &str) -> bool {
+    line.starts_with("===== ") && !line.starts_with("===== Starting battle")
+}
+
+/// `referee play bf-joust LEFT.bf RIGHT.bf`: one match (spec §6); `-q`
+/// prints its result line only.
+pub async fn play(args: PlayArgs, quiet: bool, cancel: CancellationToken) -> Result<Status> {
     if args.bots.len() != 2 {
         return Err(Error::input(format!(
             "bf-joust is played by 2 programs (LEFT.bf RIGHT.bf), not {}",
@@ -83,8 +90,11 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
                 &right,
                 tape_len,
                 cycles,
-                args.trace,
+                args.trace && !quiet,
                 |line| {
+                    if quiet && !is_result(line) {
+                        return;
+                    }
                     if failed.is_none() {
                         failed = writeln!(out, "{line}").err();
                     }

@@ -13,7 +13,7 @@
 //! an instructions line `NAME python3 {protocols}/forty/forty_host.py FILE`.
 
 use super::clock::HostClock;
-use super::{BOT_ENV, EXIT_GRACE};
+use super::{BOT_ENV, EXIT_GRACE, HOST};
 use crate::bot::persistent::lines;
 use crate::bot::{Incoming, LineProcess, StartFailure};
 use crate::challenge::ChallengeId;
@@ -29,10 +29,6 @@ use game_forty::{
 };
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
-
-/// The Python host, shipped inside the referee so a class file can be
-/// checked from anywhere.
-const HOST: &str = include_str!("../../../protocols/forty/forty_host.py");
 
 /// Decisions asked of the bot per game before the check ends that game.
 const DECISIONS_PER_GAME: usize = 6;
@@ -204,9 +200,7 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
     }
     let logged = subject.logged();
     subject.scan_stderr(&logged);
-    if let Some(first) = crate::check::first_line(&logged) {
-        report.line(format!("stderr (its log in a tournament): {first}"));
-    }
+    report.excerpt("stderr (its log in a tournament): ", &logged);
     subject.finish(&mut report, "a bot may keep files in its folder, its HOME");
     report.print(
         ChallengeId::Forty,

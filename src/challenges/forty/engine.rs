@@ -132,6 +132,18 @@ pub enum Notice {
     },
 }
 
+/// `referee play --trace`: sees each write to bot `usize`'s process and
+/// each read of its stdout, as they happen.
+pub type Tracer = Box<dyn FnMut(usize, Traffic<'_>) + Send>;
+
+/// What a [`Tracer`] sees.
+pub enum Traffic<'a> {
+    /// The bytes of one write.
+    Sent(&'a [u8]),
+    /// One read of the process's stdout.
+    Read(&'a Batch),
+}
+
 /// Limits the engine enforces.
 #[derive(Debug, Clone, Copy)]
 pub struct EngineLimits {
@@ -179,6 +191,8 @@ pub struct Engine<O: Observer> {
     to_measure: Vec<usize>,
     /// The referee could not start a process: the run must stop.
     failure: Option<Error>,
+    /// Set by `referee play --trace` only.
+    pub trace: Option<Tracer>,
 }
 
 /// What woke the loop.
@@ -255,6 +269,7 @@ impl<O: Observer> Engine<O> {
             notices: Vec::new(),
             to_measure: Vec::new(),
             failure: None,
+            trace: None,
         }
     }
 
@@ -315,6 +330,9 @@ impl<O: Observer> Engine<O> {
                 Ok(process) => {
                     let mut hello = Vec::with_capacity(32);
                     wire::write_hello(&mut hello, seed);
+                    if let Some(trace) = self.trace.as_mut() {
+                        trace(bot, Traffic::Sent(&hello));
+                    }
                     process.send(hello);
                     p.clock = HostClock::open(process.pid());
                     p.process = Some(process);
@@ -540,6 +558,9 @@ impl<O: Observer> Engine<O> {
             }
         }
         if let Some(process) = &p.process {
+            if let Some(trace) = self.trace.as_mut() {
+                trace(bot, Traffic::Sent(&batch));
+            }
             process.send(batch);
         }
     }
@@ -707,7 +728,11 @@ impl<O: Observer> Engine<O> {
         for (bot, p) in self.procs.iter_mut().enumerate() {
             if let Some(process) = p.process.take() {
                 if !p.queue.is_empty() {
-                    process.send(std::mem::take(&mut p.queue));
+                    let queue = std::mem::take(&mut p.queue);
+                    if let Some(trace) = self.trace.as_mut() {
+                        trace(bot, Traffic::Sent(&queue));
+                    }
+                    process.send(queue);
                 }
                 exits.spawn(async move {
                     let cpu = process

@@ -111,6 +111,10 @@ pub const BOT_ENV: [(&str, &str); 4] = [
 /// tournament, `play` and `check` all give this.
 pub(crate) const EXIT_GRACE: Duration = Duration::from_secs(1);
 
+/// The Python host, shipped inside the referee so that `check` and `play`
+/// run a class file from anywhere.
+pub(crate) const HOST: &str = include_str!("../../../protocols/forty/forty_host.py");
+
 /// The challenge's settings from the resolved key/value map.
 pub fn settings(spec: &TournamentSpec) -> std::result::Result<Settings, String> {
     Settings::from_pairs(&spec.settings)

@@ -3,23 +3,25 @@
 //!
 //! It is the tournament's [`Engine`] with one game, fixed seats, optional
 //! fixed dice and a transcript observer; a crashed process is not
-//! restarted (its later turns are lost).
+//! restarted (its later turns are lost). A BOT that is one word ending in
+//! `.py` is a class file run through the shipped host, as in `check`.
 
-use super::engine::{Engine, EngineLimits, Notice};
-use super::{with_env, EXIT_GRACE};
-use crate::bot::BotLog;
+use super::engine::{Engine, EngineLimits, Notice, Traffic};
+use super::{with_env, EXIT_GRACE, HOST};
 use crate::error::{Error, Result};
+use crate::play::Shown;
 use crate::status::Status;
 use game_forty::{dice, play_game, transcript, Event, Observer, Settings, TurnRecord};
-use std::path::PathBuf;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 /// `referee play forty 'CMD' 'CMD' ...`: one game, turn by turn.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "A game has at most 200 rounds (fixed by the rules, no option).")]
 pub struct PlayArgs {
-    /// The bots: quoted commands, or Python class files run through the host.
+    /// The bots, seat 0 first: quoted commands, or Python class files
+    /// (one word ending in .py) run through the host.
     #[arg(required = true, value_name = "BOT")]
     pub bots: Vec<String>,
     /// Time limit of one turn in milliseconds.
@@ -35,21 +37,31 @@ pub struct PlayArgs {
     /// The seeded generator continues when the list runs out.
     #[arg(long, value_name = "LIST")]
     pub dice: Option<String>,
+    /// Show every line sent to each bot and every reply, with its time.
+    #[arg(long)]
+    pub trace: bool,
 }
 
-/// Prints each turn and event of the game as it happens.
+/// Prints each turn and event of the game as it happens (nothing with
+/// `-q`).
 struct PrintTranscript {
     names: Vec<String>,
+    shown: bool,
 }
 
 impl Observer for PrintTranscript {
     fn turn(&mut self, turn: &TurnRecord<'_>) {
-        let name = transcript::seat_name(self.names.get(turn.seat).map(String::as_str), turn.seat);
-        print_line(&transcript::turn_line(turn, &name));
+        if self.shown {
+            let name =
+                transcript::seat_name(self.names.get(turn.seat).map(String::as_str), turn.seat);
+            print_line(&transcript::turn_line(turn, &name));
+        }
     }
 
     fn event(&mut self, event: &Event) {
-        print_line(&transcript::event_line(event));
+        if self.shown {
+            print_line(&transcript::event_line(event));
+        }
     }
 }
 
@@ -57,34 +69,83 @@ fn print_line(line: &str) {
     let _ = crate::output::print_stdout(&format!("{line}\n"));
 }
 
-/// A fresh folder for the logs of one `referee play`.
-fn play_log_dir() -> Result<std::path::PathBuf> {
-    let base = std::env::temp_dir();
-    for attempt in 0..100u32 {
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis());
-        let dir = base.join(format!(
-            "referee-forty-play-{}-{stamp}-{attempt}",
-            std::process::id()
-        ));
-        match std::fs::create_dir(&dir) {
-            Ok(()) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => {
-                return Err(Error::machine(format!(
-                    "{}: cannot create the log folder: {e}",
-                    dir.display()
-                )))
+/// `--trace`: `> seatN: LINE | LINE` for each write, `< seatN: REPLY |
+/// REPLY, T ms` for each read, T since the write it answers.
+fn tracer(seats: usize) -> super::engine::Tracer {
+    let mut sent: Vec<Option<Instant>> = vec![None; seats];
+    Box::new(move |bot, traffic| match traffic {
+        Traffic::Sent(bytes) => {
+            if let Some(at) = sent.get_mut(bot) {
+                *at = Some(Instant::now());
             }
+            print_line(&format!("> seat{bot}: {}", crate::play::lines_text(bytes)));
         }
+        Traffic::Read(batch) => {
+            let replies: Vec<String> = batch
+                .pieces
+                .iter()
+                .map(|&piece| match batch.reply(piece) {
+                    game_core::LineRef::Message(m) => m.escape_ascii().to_string(),
+                    game_core::LineRef::TooLong => "(a line over 4096 bytes)".into(),
+                    game_core::LineRef::Closed => "(end of its output)".into(),
+                    game_core::LineRef::TimedOut => "(nothing in time)".into(),
+                })
+                .collect();
+            let took = sent
+                .get(bot)
+                .copied()
+                .flatten()
+                .map_or(String::new(), |at| {
+                    format!(
+                        ", {}",
+                        crate::play::millis(batch.at.saturating_duration_since(at))
+                    )
+                });
+            print_line(&format!("< seat{bot}: {}{took}", replies.join(" | ")));
+        }
+    })
+}
+
+/// The command of seat `seat`: BOT itself, or the host running BOT when it
+/// is a Python class file (the host is written into `scratch`).
+fn command(bot: &str, cwd: &Path, scratch: &mut Option<tempfile::TempDir>) -> Result<String> {
+    let words = crate::instructions::split_command(bot).map_err(Error::input)?;
+    let [file] = words.as_slice() else {
+        return Ok(bot.to_string());
+    };
+    if !file.ends_with(".py") {
+        return Ok(bot.to_string());
     }
-    Err(Error::machine("cannot create a log folder for the bots"))
+    if !cwd.join(file).is_file() {
+        return Err(Error::input(format!(
+            "{file}: no such Python file (relative to {})",
+            cwd.display()
+        )));
+    }
+    if scratch.is_none() {
+        let dir = tempfile::Builder::new()
+            .prefix("referee-forty-host-")
+            .tempdir()
+            .map_err(|e| Error::machine(format!("cannot create a folder for the host: {e}")))?;
+        std::fs::write(dir.path().join("forty_host.py"), HOST)
+            .map_err(|e| Error::machine(format!("cannot write the forty host: {e}")))?;
+        *scratch = Some(dir);
+    }
+    let host = scratch
+        .as_ref()
+        .map(|d| d.path().join("forty_host.py"))
+        .ok_or_else(|| Error::machine("no folder for the host"))?;
+    Ok(shell_words::join([
+        "python3",
+        &host.to_string_lossy(),
+        file.as_str(),
+    ]))
 }
 
 /// `referee play forty BOT...`: game 0 with the bots seated in order, and
-/// its transcript on stdout.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
+/// its transcript on stdout (`-q`: the result line only).
+pub async fn play(args: PlayArgs, quiet: bool, cancel: CancellationToken) -> Result<Status> {
+    let shown = Shown::new(quiet, args.trace);
     let mut s = Settings::default();
     if let Some(t) = args.timeout_ms {
         s.set("timeout-ms", &t.to_string()).map_err(Error::input)?;
@@ -97,14 +158,16 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     };
     let seed = args.seed.unwrap_or(0);
     let cwd = crate::play::directory(args.cwd.as_deref())?;
-    let log_dir = play_log_dir()?;
+    // Removed when play ends, however it ends.
+    let mut scratch = None;
     let mut programs = Vec::new();
     let mut logs = Vec::new();
-    for (seat, cmd) in args.bots.iter().enumerate() {
-        let mut program = crate::play::program(&format!("seat {seat}"), cmd, &cwd)?;
+    for (seat, bot) in args.bots.iter().enumerate() {
+        let cmd = command(bot, &cwd, &mut scratch)?;
+        let mut program = crate::play::program(&format!("seat {seat}"), &cmd, &cwd)?;
         program.name = format!("seat{seat}");
         programs.push(with_env(program));
-        logs.push(BotLog::new(log_dir.join(format!("seat{seat}.log"))));
+        logs.push(shown.bot_log());
     }
     let k = programs.len();
     let limits = EngineLimits {
@@ -116,14 +179,14 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         jobs: crate::tournament::cores(),
         seed,
     };
-    let mut engine = Engine::new(
-        programs,
-        logs,
-        vec![0; k],
-        vec![0; k],
-        limits,
-        PrintTranscript { names: Vec::new() },
-    );
+    let observer = PrintTranscript {
+        names: Vec::new(),
+        shown: shown.transcript(),
+    };
+    let mut engine = Engine::new(programs, logs, vec![0; k], vec![0; k], limits, observer);
+    if shown.trace() {
+        engine.trace = Some(tracer(k));
+    }
     let seats: Vec<usize> = (0..k).collect();
     engine.start(&seats);
     // Crashes are said as they come; the referee's own failure to start a
@@ -152,9 +215,11 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     let names: Vec<String> = (0..k)
         .map(|seat| transcript::seat_name(engine.handshake_name(seat), seat))
         .collect();
-    let mut header = transcript::header_lines(0, &names).join("\n");
-    header.push('\n');
-    crate::output::print_stdout(&header)?;
+    if shown.transcript() {
+        let mut header = transcript::header_lines(0, &names).join("\n");
+        header.push('\n');
+        crate::output::print_stdout(&header)?;
+    }
     engine.observer.names = names;
     let game = play_game(seed, k, dice_list)
         .ok_or_else(|| Error::input("referee play forty needs at least one bot"))?;
@@ -179,6 +244,5 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     if let Some(e) = say_crashes(&mut engine) {
         return Err(e);
     }
-    print_line(&format!("bot logs: {}", log_dir.display()));
     Ok(Status::Done)
 }

@@ -3,7 +3,7 @@
 //! on) and which deadlines passed (handshakes, timeouts, kills), each in
 //! the charged time of [`HostClock`](super::clock::HostClock).
 
-use super::engine::{untag, Engine, State};
+use super::engine::{untag, Engine, State, Traffic};
 use crate::bot::cpu_wait;
 use crate::bot::Batch;
 use game_core::LineRef;
@@ -23,6 +23,9 @@ impl<O: Observer> Engine<O> {
         if p.incarnation != incarnation || p.state == State::Gone {
             // A killed process's last words.
             return;
+        }
+        if let Some(trace) = self.trace.as_mut() {
+            trace(bot, Traffic::Read(&batch));
         }
         let mut pieces = &batch.pieces[..];
         if let State::Starting(_) = p.state {

@@ -77,6 +77,10 @@ pub(super) enum Process {
     Dead,
 }
 
+/// `referee play --trace`: what a bot was sent and what it answered, a
+/// line each, taken out by whoever prints the transcript.
+pub(super) type Trace = Arc<std::sync::Mutex<Vec<String>>>;
+
 /// One bot as the duels see it.
 pub(super) struct Bot {
     program: BotProgram,
@@ -88,6 +92,8 @@ pub(super) struct Bot {
     pub(super) pending: Vec<u8>,
     /// CPU time of the interface-1 runs of the current duel.
     cpu: Duration,
+    /// Set by `referee play --trace` only.
+    pub(super) trace: Option<Trace>,
 }
 
 impl Bot {
@@ -99,6 +105,16 @@ impl Bot {
             process: Process::Idle,
             pending: Vec::new(),
             cpu: Duration::ZERO,
+            trace: None,
+        }
+    }
+
+    /// Adds a line to the trace, if there is one.
+    fn traced(&self, line: impl FnOnce() -> String) {
+        if let Some(trace) = &self.trace {
+            if let Ok(mut lines) = trace.lock() {
+                lines.push(line());
+            }
         }
     }
 
@@ -207,6 +223,11 @@ impl Bot {
             stderr_cap: STDERR_LOG_CAP,
         };
         let out = run_once_with(&self.program, args, &limits, OnOverflow::Discard, cancel).await?;
+        self.traced(|| {
+            crate::play::call_trace(&self.program.name, &self.program, args, &out, &limits)
+                .trim_end()
+                .to_string()
+        });
         self.cpu += out.cpu;
         if !out.reply.stdout.is_empty() {
             self.log.section(
@@ -273,6 +294,15 @@ impl Bot {
             } => {
                 let mut write = std::mem::take(&mut self.pending);
                 write.extend_from_slice(&bytes);
+                if let Some(trace) = &self.trace {
+                    if let Ok(mut lines) = trace.lock() {
+                        lines.push(format!(
+                            "> {}: {}",
+                            self.program.name,
+                            crate::play::lines_text(&write)
+                        ));
+                    }
+                }
                 let mut limit = timeout;
                 if !*asked {
                     limit += Duration::from_millis(STARTUP_GRACE_MS);
@@ -312,13 +342,28 @@ impl Bot {
                 };
                 // A move read from a bot that stopped reading its stdin (the
                 // write still blocked at the deadline) does not count.
-                if matches!(reply, LineReply::Message(_) | LineReply::TooLong)
+                let reply = if matches!(reply, LineReply::Message(_) | LineReply::TooLong)
                     && !process.flushed_before(deadline).await
                 {
                     LineReply::TimedOut
                 } else {
                     reply
-                }
+                };
+                let took = sent.elapsed();
+                self.traced(|| {
+                    let what = match &reply {
+                        LineReply::Message(m) => format!("\"{}\"", m.escape_ascii()),
+                        LineReply::TimedOut => "no move in time".to_string(),
+                        LineReply::Closed => "stdout closed".to_string(),
+                        LineReply::TooLong => "only whitespace".to_string(),
+                    };
+                    format!(
+                        "< {}: {what}, {}",
+                        self.program.name,
+                        crate::play::millis(took)
+                    )
+                });
+                reply
             }
         };
         if kills_bot(&reply) {
@@ -386,7 +431,15 @@ impl Bot {
     pub(super) fn flush(&mut self) {
         if let Process::Running { process, .. } = &self.process {
             if !self.pending.is_empty() {
-                process.send(std::mem::take(&mut self.pending));
+                let pending = std::mem::take(&mut self.pending);
+                self.traced(|| {
+                    format!(
+                        "> {}: {}",
+                        self.program.name,
+                        crate::play::lines_text(&pending)
+                    )
+                });
+                process.send(pending);
             }
         }
     }

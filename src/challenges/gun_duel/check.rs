@@ -326,9 +326,7 @@ async fn io(
     bot.start()?;
     if let Process::Unstartable | Process::Denied = bot.process {
         report.line("the program could not be started");
-        if let Some(first) = crate::check::first_line(&subject.log_text(true)) {
-            report.line(format!("  {first}"));
-        }
+        report.excerpt("  ", &subject.log_text(true));
         report.problem("the program cannot be started");
         return Ok(true);
     }
@@ -428,9 +426,7 @@ async fn io(
     }
     report.gap();
     if dead {
-        if let Some(first) = crate::check::first_line(&subject.logged()) {
-            report.line(format!("stderr: {first}"));
-        }
+        report.excerpt("stderr: ", &subject.logged());
         return Ok(true);
     }
     let Process::Running { mut process, .. } = std::mem::replace(&mut bot.process, Process::Dead)
@@ -445,9 +441,7 @@ async fn io(
         .await;
     let logged = subject.logged();
     subject.scan_stderr(&logged);
-    if let Some(first) = crate::check::first_line(&logged) {
-        report.line(format!("stderr (its log in a tournament): {first}"));
-    }
+    report.excerpt("stderr (its log in a tournament): ", &logged);
     Ok(true)
 }
 

@@ -1,9 +1,9 @@
 //! `referee play gun-duel`: its options, and duels between two commands
 //! with every turn shown.
 
-use super::bot::{play_duel, Bot};
-use crate::bot::BotLog;
+use super::bot::{play_duel, Bot, Trace};
 use crate::error::{Error, Result};
+use crate::play::Shown;
 use crate::status::Status;
 use game_gun_duel::{result_line, turn_line, Interface, Seat, Settings, Side};
 use std::path::PathBuf;
@@ -34,6 +34,13 @@ pub struct PlayArgs {
     /// Turn limit of a duel.
     #[arg(long, value_name = "T")]
     pub turns: Option<u32>,
+    /// The bots' tournament ids, A's then B's: each is told the other's
+    /// (default 0,1).
+    #[arg(long, value_name = "A,B", value_delimiter = ',')]
+    pub ids: Option<Vec<u32>>,
+    /// Show what each bot was sent and answered, with the time of each move.
+    #[arg(long)]
+    pub trace: bool,
 }
 
 /// A gun-duel bot interface on the command line.
@@ -47,8 +54,34 @@ pub enum InterfaceArg {
     ExitCode,
 }
 
-/// `referee play gun-duel 'CMD_A' 'CMD_B'`: N duels with a transcript.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
+/// The ids `--ids` gives A and B: two different numbers.
+fn ids(given: Option<&[u32]>) -> Result<[u32; 2]> {
+    match given {
+        None => Ok([0, 1]),
+        Some(&[a, b]) if a != b => Ok([a, b]),
+        Some(&[_, _]) => Err(Error::input("--ids: A and B need different ids")),
+        Some(other) => Err(Error::input(format!(
+            "--ids takes two ids, A's and B's (e.g. --ids 3,7), not {}",
+            other.len()
+        ))),
+    }
+}
+
+/// Prints what the bots' traces hold, A's lines first.
+fn print_traces(traces: &[Trace; 2]) {
+    for trace in traces {
+        let lines = trace.lock().map(|mut l| std::mem::take(&mut *l));
+        for line in lines.unwrap_or_default() {
+            let _ = crate::output::print_stdout(&format!("{line}\n"));
+        }
+    }
+}
+
+/// `referee play gun-duel 'CMD_A' 'CMD_B'`: N duels with a transcript
+/// (`-q`: the result only).
+pub async fn play(args: PlayArgs, quiet: bool, cancel: CancellationToken) -> Result<Status> {
+    let shown = Shown::new(quiet, args.trace);
+    let ids = ids(args.ids.as_deref())?;
     if args.bots.len() != 2 {
         return Err(Error::input(format!(
             "gun-duel is played by 2 bots ('CMD_A' 'CMD_B'), not {}",
@@ -79,9 +112,10 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     let mut bots = Vec::new();
     for ((label, cmd), interface) in ["A", "B"].iter().zip(&args.bots).zip(interfaces) {
         let program = crate::play::program(label, cmd, &cwd)?;
-        // A bot author debugging wants the bots' stderr: it goes to the
-        // referee's stderr, the transcript to stdout.
-        let mut bot = Bot::new(program, BotLog::new("/dev/stderr"), interface);
+        let mut bot = Bot::new(program, shown.bot_log(), interface);
+        if shown.trace() {
+            bot.trace = Some(Trace::default());
+        }
         bot.start()?;
         bots.push(bot);
     }
@@ -89,23 +123,32 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         .try_into()
         .map_err(|_| Error::machine("two bots expected"))?;
     let timeout = Duration::from_millis(settings.timeout_ms);
-    // Ids as in a tournament of two: A is 0 and B is 1.
+    let traces = [
+        a.trace.clone().unwrap_or_default(),
+        b.trace.clone().unwrap_or_default(),
+    ];
+    // Each is told the other's id.
     let seats = [
         Seat {
             interface: interfaces[0],
-            opponent_id: 1,
+            opponent_id: ids[1],
         },
         Seat {
             interface: interfaces[1],
-            opponent_id: 0,
+            opponent_id: ids[0],
         },
     ];
+    let say = |text: String| {
+        if shown.transcript() {
+            let _ = crate::output::print_stdout(&text);
+        }
+    };
     let mut wins = [0u32; 2];
     let mut draws = 0u32;
     let mut interrupted = false;
     for d in 1..=duels {
         if duels > 1 {
-            crate::output::print_stdout(&format!("duel {d}\n"))?;
+            say(format!("duel {d}\n"));
         }
         let labels = [format!("A, duel {d}"), format!("B, duel {d}")];
         let result = play_duel(
@@ -116,10 +159,12 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             [&labels[0], &labels[1]],
             &cancel,
             |report| {
-                let _ = crate::output::print_stdout(&format!("{}\n", turn_line(report)));
+                print_traces(&traces);
+                say(format!("{}\n", turn_line(report)));
             },
         )
         .await;
+        print_traces(&traces);
         let result = match result {
             Ok(Some(result)) => result,
             Ok(None) => {
@@ -135,7 +180,10 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             Some(side) => wins[side.index()] += 1,
             None => draws += 1,
         }
-        crate::output::print_stdout(&format!("{}\n", result_line(&result)))?;
+        // Alone, a duel's result line is the result.
+        if shown.transcript() || duels == 1 {
+            crate::output::print_stdout(&format!("{}\n", result_line(&result)))?;
+        }
     }
     if duels > 1 && !interrupted {
         crate::output::print_stdout(&format!(
@@ -145,6 +193,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         ))?;
     }
     tokio::join!(a.shutdown(), b.shutdown());
+    print_traces(&traces);
     Ok(if interrupted {
         Status::Interrupted
     } else {

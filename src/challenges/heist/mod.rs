@@ -36,7 +36,7 @@ mod standings;
 
 pub use check::CheckArgs;
 pub use log_file::TournamentLog;
-pub use play::{play, trace_text, PlayArgs};
+pub use play::{play, PlayArgs};
 pub use series::{tournament_key, State, StoredBot, StoredGame};
 pub use standings::leaderboard;
 
@@ -225,9 +225,10 @@ pub async fn play_game<D: Dice>(
             t.add(&outcome);
         }
         if let Some(log) = bots.logs.get(bot) {
+            let name = bots.programs.get(bot).map_or("", |p| p.name.as_str());
             log.section(
                 &format!(
-                    "{} game {number} round {}",
+                    "{} game {number} round {} ({name})",
                     bots.label,
                     request.args.round.number()
                 ),

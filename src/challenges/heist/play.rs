@@ -1,11 +1,11 @@
 //! `referee play heist`: its options, and games between commands from the
 //! initial state with the post's log (every call shown with `--trace`).
 
-use super::{limits, play_game, Bots, CallView};
-use crate::bot::{BotLog, BotProgram, Limits};
+use super::{limits, play_game, Bots};
+use crate::bot::BotLog;
 use crate::error::{Error, Result};
+use crate::play::Shown;
 use crate::status::Status;
-use game_core::Ending;
 use game_heist::{game_dice, Settings, Totals, Tournament};
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,53 +35,17 @@ pub struct PlayArgs {
     /// The bots' names, comma-separated (default bot1, bot2, ...).
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     pub names: Option<Vec<String>>,
-    /// Show every call: argv, raw output, exit status, time.
+    /// Show every call: its 31 arguments, raw output, exit status, time.
     #[arg(long)]
     pub trace: bool,
 }
 
-/// How a call ended, in words, for `--trace`.
-fn ending_text(ending: Ending, limits: &Limits) -> String {
-    match ending {
-        Ending::Exited(c) => format!("exit status {c}"),
-        Ending::Signalled(s) => format!("killed by signal {s}"),
-        Ending::TimedOut => format!(
-            "timed out after {} ms (killed)",
-            limits.deadline.as_millis()
-        ),
-        Ending::TooLong => format!("more than {} bytes on stdout (killed)", limits.stdout_cap),
-        Ending::SpawnFailed => "could not be started".to_string(),
-        Ending::Sandbox => "refused by the sandbox (see the bot's log)".to_string(),
-        Ending::Cancelled => "cancelled".to_string(),
-    }
-}
-
-/// The `--trace` lines of one call.
-pub fn trace_text(program: &BotProgram, view: &CallView<'_>, limits: &Limits) -> String {
-    let mut argv = program.argv.clone();
-    argv.extend(view.args.iter().cloned());
-    let mut out = format!(
-        "> {} round {}: {}\n< stdout \"{}\", {}, {:.1} ms\n",
-        program.name,
-        view.request.args.round.number(),
-        shell_words::join(&argv),
-        view.outcome.reply.stdout.escape_ascii(),
-        ending_text(view.outcome.reply.ending, limits),
-        view.outcome.wall.as_secs_f64() * 1000.0,
-    );
-    if !view.outcome.stderr.is_empty() {
-        out.push_str(&format!(
-            "< stderr \"{}\"\n",
-            view.outcome.stderr.escape_ascii()
-        ));
-    }
-    out
-}
-
 /// `referee play heist BOT... [--games N] [--seed N] [--rabble N]
 /// [--timeout-ms N] [--names a,b,...] [--trace]`: N games from the initial
-/// state, their log blocks, then the leaderboard.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
+/// state, their log blocks, then the leaderboard (`-q`: the leaderboard
+/// only).
+pub async fn play(args: PlayArgs, quiet: bool, cancel: CancellationToken) -> Result<Status> {
+    let shown = Shown::new(quiet, args.trace);
     let mut settings = Settings {
         games: Some(1),
         ..Settings::default()
@@ -131,7 +95,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
     let mut tournament = Tournament::new(names.clone(), settings.rabble, games)
         .map_err(|m| Error::input(format!("--names: {m}")))?;
     let limits = limits(&settings);
-    let logs: Vec<BotLog> = names.iter().map(|_| BotLog::discard()).collect();
+    let logs: Vec<BotLog> = names.iter().map(|_| shown.bot_log()).collect();
     let bots = Bots {
         programs: &programs,
         logs: &logs,
@@ -146,12 +110,13 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             &bots,
             &cancel,
             |view| {
-                if args.trace {
-                    if let Some(p) = programs.get(view.request.bot) {
-                        let _ = std::io::stdout()
-                            .lock()
-                            .write_all(trace_text(p, &view, &limits).as_bytes());
-                    }
+                if !shown.trace() {
+                    return;
+                }
+                if let Some(p) = programs.get(view.request.bot) {
+                    let who = format!("{} round {}", p.name, view.request.args.round.number());
+                    let text = crate::play::call_trace(&who, p, view.args, view.outcome, &limits);
+                    let _ = std::io::stdout().lock().write_all(text.as_bytes());
                 }
             },
         )
@@ -159,7 +124,9 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
         let Some(played) = played else {
             return Ok(Status::Interrupted);
         };
-        crate::output::print_stdout(&played.report.log_block(tournament.names()))?;
+        if shown.transcript() {
+            crate::output::print_stdout(&played.report.log_block(tournament.names()))?;
+        }
     }
     let mut totals = Totals::new(names);
     totals.add_tournament(&tournament.credits());

@@ -117,7 +117,9 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
         }
         report.line(format!("position {n}: {name}"));
         report.line(format!("  arguments: {}", argv.join(" ")));
-        let verdict = match wire::read_reply(&outcome.reply) {
+        let call = wire::read_reply(&outcome.reply);
+        let moved = matches!(call, Call::Move(_));
+        let verdict = match call {
             Call::Move(mv) => match game.check(mv) {
                 Ok(()) => format!("legal move {mv}"),
                 Err(reason) => {
@@ -138,9 +140,10 @@ pub async fn check(args: CheckArgs, cancel: CancellationToken) -> Result<Status>
             quoted(wire::trimmed(&outcome.reply.stdout))
         ));
         report.call_time(&outcome, limit, outcome.reply.ending == Ending::TimedOut);
+        // Without a move the verdict already names the crash.
         match outcome.reply.ending {
-            Ending::Exited(c) if c != 0 => report.line(format!(
-                "  note: exit status {c} (ignored by the referee, but worth a look)"
+            Ending::Exited(c) if c != 0 && moved => report.line(format!(
+                "  note: exit status {c} (ignored: the move counts, but worth a look)"
             )),
             Ending::Signalled(s) => report.line(format!("  note: killed by {}", signal_name(s))),
             _ => {}

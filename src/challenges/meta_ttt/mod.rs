@@ -6,7 +6,7 @@ pub mod play;
 pub use check::CheckArgs;
 pub use play::{play, PlayArgs};
 
-use crate::bot::{run_once, BotLog, BotProgram, CallTimes, Limits};
+use crate::bot::{run_once, BotLog, BotProgram, CallTimes, Limits, Outcome};
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
 };
@@ -17,7 +17,7 @@ use crate::session::Session;
 use crate::standings::{competition_ranks, Format, Leaderboard, Row};
 use crate::tournament::round_robin::{GamePlan, PlannedGame, Played};
 use crate::tournament::{RunReport, TournamentSpec};
-use game_core::{Ending, Fault, Reply};
+use game_core::{Ending, Fault};
 use game_meta_ttt::{render, standings, wire, Call, Game, GameRecord, Settings};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -63,7 +63,9 @@ pub struct StoredGame {
 /// What `play_game` reports after each call, for transcripts.
 pub struct CallView<'a> {
     pub game: &'a Game,
-    pub reply: &'a Reply,
+    /// The 12 arguments the call was given.
+    pub args: &'a [String],
+    pub outcome: &'a Outcome,
     pub verdict: std::result::Result<game_meta_ttt::Move, game_meta_ttt::Illegal>,
 }
 
@@ -91,14 +93,19 @@ pub async fn play_game(
         cpu[side] += outcome.cpu;
         times[side].add(&outcome);
         logs[side].section(
-            &format!("{label} call {}", game.calls() + 1),
+            &format!(
+                "{label} call {} ({})",
+                game.calls() + 1,
+                game.to_move().letter()
+            ),
             &outcome.log_text(limits.deadline),
         );
         let call: Call = wire::read_reply(&outcome.reply);
         let verdict = game.apply(call);
         observe(CallView {
             game: &game,
-            reply: &outcome.reply,
+            args: &args,
+            outcome: &outcome,
             verdict,
         });
     }

@@ -1,8 +1,8 @@
 //! `referee play meta-ttt`: its options.
 
-use super::play_game;
-use crate::bot::BotLog;
+use super::{limits, play_game};
 use crate::error::{Error, Result};
+use crate::play::Shown;
 use crate::status::Status;
 use game_meta_ttt::{render, Settings};
 use std::io::Write;
@@ -25,10 +25,15 @@ pub struct PlayArgs {
     /// Working directory of the bots (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
+    /// Show every call: its 12 arguments, raw output, exit status, time.
+    #[arg(long)]
+    pub trace: bool,
 }
 
-/// `referee play meta-ttt 'CMD_X' 'CMD_O'`: the transcript of one game.
-pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
+/// `referee play meta-ttt 'CMD_X' 'CMD_O'`: the transcript of one game
+/// (`-q`: its result only).
+pub async fn play(args: PlayArgs, quiet: bool, cancel: CancellationToken) -> Result<Status> {
+    let shown = Shown::new(quiet, args.trace);
     if args.bots.len() != 2 {
         return Err(Error::input(format!(
             "meta-ttt is played by 2 bots ('CMD_X' 'CMD_O'), not {}",
@@ -46,22 +51,37 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
             .set("max-rounds", &r.to_string())
             .map_err(Error::input)?;
     }
+    let limits = limits(&settings);
     let cwd = crate::play::directory(args.cwd.as_deref())?;
     let mut programs = Vec::new();
     for (label, cmd) in ["X", "O"].iter().zip(&args.bots) {
         programs.push(crate::play::program(label, cmd, &cwd)?);
     }
-    let log = BotLog::discard();
+    let logs = [shown.bot_log(), shown.bot_log()];
     let result = play_game(
         [&programs[0], &programs[1]],
-        [&log, &log],
+        [&logs[0], &logs[1]],
         &settings,
         "play",
         &cancel,
         |view| {
+            if !shown.transcript() {
+                return;
+            }
             let round = view.game.calls();
             let mark = view.game.to_move().other();
-            let text = match view.verdict {
+            let mut text = String::new();
+            if shown.trace() {
+                let side = mark.index();
+                text = crate::play::call_trace(
+                    &format!("{} round {round}", mark.letter()),
+                    &programs[side],
+                    view.args,
+                    view.outcome,
+                    &limits,
+                );
+            }
+            text += &match view.verdict {
                 Ok(mv) => format!(
                     "{}\n\n{}\n",
                     render::legal_line(round, mark, mv),
@@ -69,7 +89,7 @@ pub async fn play(args: PlayArgs, cancel: CancellationToken) -> Result<Status> {
                 ),
                 Err(reason) => format!(
                     "{}\n",
-                    render::illegal_line(round, mark, reason, &view.reply.stdout)
+                    render::illegal_line(round, mark, reason, &view.outcome.reply.stdout)
                 ),
             };
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
