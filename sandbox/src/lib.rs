@@ -141,6 +141,12 @@ impl Confinement {
             && group
                 .as_ref()
                 .is_some_and(cgroup::BotGroup::counts_processes);
+        let hide = namespaces.then(|| {
+            let keep: Vec<&Path> = std::iter::once(setup.own_folder)
+                .chain(setup.readable.iter().map(PathBuf::as_path))
+                .collect();
+            namespace::Hide::plan(setup.denied, &keep)
+        });
         let landlock_fd = landlock.as_ref().map(AsRawFd::as_raw_fd);
         let network = setup.policy.network || !support.seccomp;
         let confine: starter::Confine = Box::new(move |entered| {
@@ -168,7 +174,7 @@ impl Confinement {
         });
         let starter = if thread_confined || !tasks.is_empty() || namespaces {
             Some(
-                starter::Starter::start(tasks, namespaces, confine)
+                starter::Starter::start(tasks, hide, confine)
                     .map_err(|e| format!("the bot's starter thread: {e}"))?,
             )
         } else {

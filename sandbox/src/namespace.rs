@@ -21,11 +21,24 @@
 //! the referee finds escapees through the bot's cgroup instead
 //! ([`crate::Confinement::strangers`]).
 //!
+//! The mount namespace also hides the trees the bot must not touch (the
+//! tournament folder, which is its working directory): each is covered by
+//! an empty read-only tmpfs, and what the bot may use inside it (its own
+//! folder, files its command line names) is bound back at its place. A
+//! bot cannot even `stat` another bot's files, `results.db` or the logs,
+//! or list what the folder holds. Landlock rules belong to the files
+//! themselves, so they hold through the binds.
+//!
 //! Creating namespaces needs `CAP_SYS_ADMIN`: a root referee has it. An
 //! unprivileged one would need a user namespace, which a thread of a
 //! multithreaded process cannot enter; there `/proc` stays shared, and the
 //! start-up line says so.
 
+use std::ffi::CString;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The inits of live bot namespaces, which the referee's sweep of
@@ -54,10 +67,13 @@ impl Namespaces {
     /// namespace, with a mount namespace (this thread's) whose `/proc`
     /// shows only that namespace. Returns the errno of the failed step.
     ///
+    /// Then covers each of `hide.trees` and binds back what of it
+    /// `hide.keep` names.
+    ///
     /// # Safety
     /// Changes the calling thread's namespaces for good: only for a bot's
     /// starter thread, before it clones anything else.
-    pub(crate) unsafe fn enter() -> Result<Namespaces, i32> {
+    pub(crate) unsafe fn enter(hide: &Hide) -> Result<Namespaces, i32> {
         // Own filesystem attributes first: a mount namespace cannot be
         // entered by a thread that shares them with the others.
         if libc::unshare(libc::CLONE_FS | libc::CLONE_NEWNS | libc::CLONE_NEWPID) != 0 {
@@ -74,6 +90,7 @@ impl Namespaces {
         {
             return Err(crate::errno());
         }
+        hide.apply()?;
         let mut ready = [0 as libc::c_int; 2];
         if libc::pipe2(ready.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
             return Err(crate::errno());
@@ -113,6 +130,118 @@ impl Namespaces {
         INITS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
         Ok(Namespaces { init: pid })
     }
+}
+
+/// What a bot's mount namespace hides: whole trees, but for what it may
+/// use inside them. All paths as the referee sees them (canonical).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Hide {
+    trees: Vec<PathBuf>,
+    keep: Vec<PathBuf>,
+}
+
+impl Hide {
+    /// Plans to hide the directories among `denied` (a file stays: it can
+    /// only be `stat`ed) but for `keep` inside them. A tree holding a
+    /// system location or a `PATH` entry is left alone (the bot needs
+    /// what is there), and so is one inside another.
+    pub(crate) fn plan(denied: &[PathBuf], keep: &[&Path]) -> Hide {
+        let needed: Vec<PathBuf> = crate::fs_rules::SYSTEM
+            .iter()
+            .map(PathBuf::from)
+            .chain(
+                std::env::var_os("PATH")
+                    .map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
+                    .unwrap_or_default(),
+            )
+            .filter_map(|p| p.canonicalize().ok())
+            .collect();
+        let mut trees: Vec<PathBuf> = denied
+            .iter()
+            .filter_map(|d| d.canonicalize().ok())
+            .filter(|d| d.is_dir() && d.parent().is_some())
+            .filter(|d| !needed.iter().any(|n| n.starts_with(d)))
+            .collect();
+        trees.sort_by_key(|t| t.components().count());
+        let mut outer: Vec<PathBuf> = Vec::new();
+        for t in trees {
+            if !outer.iter().any(|o| t.starts_with(o)) {
+                outer.push(t);
+            }
+        }
+        let keep = keep
+            .iter()
+            .filter_map(|k| k.canonicalize().ok())
+            .filter(|k| outer.iter().any(|t| k.starts_with(t) && k != t))
+            .collect();
+        Hide { trees: outer, keep }
+    }
+
+    /// Covers each tree with an empty tmpfs, binds back what is kept
+    /// inside it, then makes the tmpfs read-only. Runs on the starter
+    /// thread in its new mount namespace (an ordinary thread: it may
+    /// allocate). Returns the errno of the failed step.
+    fn apply(&self) -> Result<(), i32> {
+        for tree in &self.trees {
+            let inside: Vec<&PathBuf> = self.keep.iter().filter(|k| k.starts_with(tree)).collect();
+            // Opened before the tree is covered, to bind them from there.
+            let mut sources = Vec::with_capacity(inside.len());
+            for k in inside {
+                let file = std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_PATH)
+                    .open(k)
+                    .map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
+                sources.push((k, file, k.is_dir()));
+            }
+            let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+            mount(Some("tmpfs"), tree, Some("tmpfs"), flags, Some("mode=0755,size=64k"))?;
+            for (k, file, dir) in &sources {
+                let made = match k.parent() {
+                    Some(parent) => std::fs::create_dir_all(parent),
+                    None => Ok(()),
+                }
+                .and_then(|()| match dir {
+                    true => std::fs::create_dir(k),
+                    false => std::fs::File::create(k).map(drop),
+                });
+                made.map_err(|e| e.raw_os_error().unwrap_or(libc::EIO))?;
+                let from = format!("/proc/self/fd/{}", file.as_raw_fd());
+                mount(Some(&from), k, None, libc::MS_BIND | libc::MS_REC, None)?;
+            }
+            mount(None, tree, None, libc::MS_REMOUNT | libc::MS_RDONLY | flags, None)?;
+        }
+        Ok(())
+    }
+}
+
+fn mount(
+    source: Option<&str>,
+    target: &Path,
+    fstype: Option<&str>,
+    flags: libc::c_ulong,
+    data: Option<&str>,
+) -> Result<(), i32> {
+    let c = |s: &str| CString::new(s).map_err(|_| libc::EINVAL);
+    let source = source.map(c).transpose()?;
+    let fstype = fstype.map(c).transpose()?;
+    let data = data.map(c).transpose()?;
+    let target = CString::new(target.as_os_str().as_bytes()).map_err(|_| libc::EINVAL)?;
+    let ptr = |s: &Option<CString>| s.as_ref().map_or(std::ptr::null(), |s| s.as_ptr());
+    // SAFETY: every pointer is a valid C string or null, alive for the call.
+    let r = unsafe {
+        libc::mount(
+            ptr(&source),
+            target.as_ptr(),
+            ptr(&fstype),
+            flags,
+            ptr(&data).cast(),
+        )
+    };
+    if r != 0 {
+        return Err(crate::errno());
+    }
+    Ok(())
 }
 
 impl Drop for Namespaces {

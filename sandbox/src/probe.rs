@@ -100,7 +100,7 @@ fn namespaces_work() -> bool {
     std::thread::Builder::new()
         .name("probe-namespaces".into())
         // SAFETY: the throwaway thread clones nothing else and then ends.
-        .spawn(|| unsafe { crate::namespace::Namespaces::enter() }.is_ok())
+        .spawn(|| unsafe { crate::namespace::Namespaces::enter(&Default::default()) }.is_ok())
         .ok()
         .and_then(|t| t.join().ok())
         .unwrap_or(false)

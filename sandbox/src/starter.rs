@@ -25,7 +25,7 @@
 //! which the confinement allows, and the rest of the referee never runs on
 //! it.
 
-use crate::namespace::Namespaces;
+use crate::namespace::{Hide, Namespaces};
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -52,13 +52,13 @@ pub(crate) struct Starter {
 
 impl Starter {
     /// Starts the thread: it makes the bot's namespaces if `namespaces`
-    /// (before joining the groups, so that their init stays outside
-    /// them), joins each group through its `tasks` file, then runs
+    /// (hiding what it says; before joining the groups, so that their
+    /// init stays outside them), joins each group through its `tasks` file, then runs
     /// `confine` on itself. Fails if the thread cannot be made, or the
     /// namespaces or `confine` fail (the errno of the failed step).
     pub(crate) fn start(
         tasks: Vec<PathBuf>,
-        namespaces: bool,
+        namespaces: Option<Hide>,
         confine: Confine,
     ) -> std::io::Result<Starter> {
         let (tx, rx) = mpsc::channel::<Job>();
@@ -66,12 +66,11 @@ impl Starter {
         let thread = std::thread::Builder::new()
             .name("bot-starter".into())
             .spawn(move || {
-                let made = if namespaces {
+                let made = match namespaces {
                     // SAFETY: this is the bot's starter thread, and it has
                     // cloned nothing yet.
-                    unsafe { Namespaces::enter() }.map(Some)
-                } else {
-                    Ok(None)
+                    Some(hide) => unsafe { Namespaces::enter(&hide) }.map(Some),
+                    None => Ok(None),
                 };
                 // SAFETY: gettid has no preconditions.
                 let tid = unsafe { libc::gettid() };

@@ -447,6 +447,46 @@ attempt('referee environ', lambda: open('/proc/1/environ').read())
     assert_all_denied(&out, &["referee environ"]);
 }
 
+#[test]
+fn a_bot_cannot_even_stat_what_the_tournament_folder_holds() {
+    let w = world();
+    let t = &w.tournament;
+    std::fs::create_dir_all(t.join("other")).unwrap();
+    std::fs::write(t.join("other/secret.txt"), "SECRET").unwrap();
+    std::fs::write(t.join("results.db"), "DB").unwrap();
+    std::fs::write(t.join("named.txt"), "NAMED").unwrap();
+    let Some(c) = confine(&w, &w.own, &[t.join("named.txt")]) else {
+        return;
+    };
+    if !c.namespaced() {
+        eprintln!("skipped: an unprivileged referee has no mount namespace per bot");
+        return;
+    }
+    let script = format!(
+        r#"{TRY}
+for name in ('other', 'other/secret.txt', 'results.db'):
+    print(name, 'exists' if os.path.lexists({t:?} + '/' + name) else 'absent')
+print('named', open({t:?} + '/named.txt').read())
+open({own:?} + '/mine.txt', 'w').write('MINE')
+print('own', open({own:?} + '/mine.txt').read())
+attempt('write tournament', lambda: open({t:?} + '/dropped.txt', 'w'))
+"#,
+        t = t.to_string_lossy(),
+        own = w.own.to_string_lossy(),
+    );
+    // Run from the tournament folder, as a tournament runs its bots.
+    let out = python(&c, t, &script);
+    for name in ["other", "other/secret.txt", "results.db"] {
+        assert!(out.contains(&format!("{name} absent")), "{out}");
+    }
+    assert!(out.contains("named NAMED") && out.contains("own MINE"), "{out}");
+    assert_all_denied(&out, &["write tournament"]);
+    // Its writes reached its real folder; the tournament is untouched.
+    assert_eq!(std::fs::read_to_string(w.own.join("mine.txt")).unwrap(), "MINE");
+    assert!(!t.join("dropped.txt").exists());
+    assert_eq!(std::fs::read_to_string(t.join("other/secret.txt")).unwrap(), "SECRET");
+}
+
 fn nix_kill(pid: u32) -> i32 {
     // SAFETY: signalling a child of this test.
     unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) }
@@ -496,5 +536,5 @@ fn the_attacks_fail_for_an_unprivileged_user_too() {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("test result: ok. 8 passed"), "{text}");
+    assert!(text.contains("test result: ok. 9 passed"), "{text}");
 }

@@ -4,7 +4,7 @@
 //! referee carries) without a single fault. A language whose toolchain is missing here
 //! is skipped with a message.
 
-use crate::common::{referee, root, stderr, stdout};
+use crate::common::{referee, stderr, stdout};
 use std::path::Path;
 use std::process::Command;
 
@@ -90,7 +90,6 @@ fn new_and_check(dir: &Path, challenge: &str, lang: &str) -> Option<String> {
 /// standings as JSON rows.
 fn every_template(challenge: &str, header: &str) -> Vec<serde_json::Value> {
     let dir = tempfile::tempdir().unwrap();
-    let mut listed = String::new();
     let mut names = Vec::new();
     for lang in LANGS {
         let Some(name) = new_and_check(dir.path(), challenge, lang) else {
@@ -104,7 +103,7 @@ fn every_template(challenge: &str, header: &str) -> Vec<serde_json::Value> {
     }
     std::fs::write(
         dir.path().join("instructions.txt"),
-        format!("challenge: {challenge}\n{header}{listed}"),
+        format!("challenge: {challenge}\n{header}"),
     )
     .unwrap();
     let out = referee(
