@@ -15,6 +15,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod excerpt;
 pub mod first_call;
 pub mod instructions;
 pub mod lock;

@@ -23,7 +23,7 @@
 //!
 //! The mount namespace also hides the trees the bot must not touch (the
 //! tournament folder, which is its working directory): each is covered by
-//! an empty read-only tmpfs, and what the bot may use inside it (its own
+//! an empty tmpfs, and what the bot may use inside it (its own
 //! folder, files its command line names) is bound back at its place. A
 //! bot cannot even `stat` another bot's files, `results.db` or the logs,
 //! or list what the folder holds. Landlock rules belong to the files
@@ -36,8 +36,8 @@
 
 use std::ffi::CString;
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -177,8 +177,10 @@ impl Hide {
         Hide { trees: outer, keep }
     }
 
-    /// Covers each tree with an empty tmpfs, binds back what is kept
-    /// inside it, then makes the tmpfs read-only. Runs on the starter
+    /// Covers each tree with an empty tmpfs and binds back what is kept
+    /// inside it. The tmpfs stays writable to the kernel, so that a bot's
+    /// write there is refused by Landlock as anywhere else, with the
+    /// usual "Permission denied" (not "Read-only file system"). Runs on the starter
     /// thread in its new mount namespace (an ordinary thread: it may
     /// allocate). Returns the errno of the failed step.
     fn apply(&self) -> Result<(), i32> {
@@ -195,7 +197,13 @@ impl Hide {
                 sources.push((k, file, k.is_dir()));
             }
             let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-            mount(Some("tmpfs"), tree, Some("tmpfs"), flags, Some("mode=0755,size=64k"))?;
+            mount(
+                Some("tmpfs"),
+                tree,
+                Some("tmpfs"),
+                flags,
+                Some("mode=0755,size=64k"),
+            )?;
             for (k, file, dir) in &sources {
                 let made = match k.parent() {
                     Some(parent) => std::fs::create_dir_all(parent),
@@ -209,7 +217,6 @@ impl Hide {
                 let from = format!("/proc/self/fd/{}", file.as_raw_fd());
                 mount(Some(&from), k, None, libc::MS_BIND | libc::MS_REC, None)?;
             }
-            mount(None, tree, None, libc::MS_REMOUNT | libc::MS_RDONLY | flags, None)?;
         }
         Ok(())
     }

@@ -479,12 +479,21 @@ attempt('write tournament', lambda: open({t:?} + '/dropped.txt', 'w'))
     for name in ["other", "other/secret.txt", "results.db"] {
         assert!(out.contains(&format!("{name} absent")), "{out}");
     }
-    assert!(out.contains("named NAMED") && out.contains("own MINE"), "{out}");
+    assert!(
+        out.contains("named NAMED") && out.contains("own MINE"),
+        "{out}"
+    );
     assert_all_denied(&out, &["write tournament"]);
     // Its writes reached its real folder; the tournament is untouched.
-    assert_eq!(std::fs::read_to_string(w.own.join("mine.txt")).unwrap(), "MINE");
+    assert_eq!(
+        std::fs::read_to_string(w.own.join("mine.txt")).unwrap(),
+        "MINE"
+    );
     assert!(!t.join("dropped.txt").exists());
-    assert_eq!(std::fs::read_to_string(t.join("other/secret.txt")).unwrap(), "SECRET");
+    assert_eq!(
+        std::fs::read_to_string(t.join("other/secret.txt")).unwrap(),
+        "SECRET"
+    );
 }
 
 fn nix_kill(pid: u32) -> i32 {

@@ -275,27 +275,31 @@ fn check_shows_the_exception_at_the_end_of_a_traceback() {
     // The class file's import fails: the host prints `loading ... failed:`
     // and a traceback whose last line is what a bot author needs.
     let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("bot")).unwrap();
     std::fs::write(
-        dir.path().join("bot.py"),
+        dir.path().join("bot/bot.py"),
         "import no_such_module_here\n\nclass Broken(Bot):\n    def make_throw(self, scores, last_round):\n        yield False\n",
     )
     .unwrap();
-    let out = check_in(dir.path(), &["forty", "bot.py"]);
+    let out = check_in(dir.path(), &["forty", "bot/bot.py"]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
     assert!(
         text.contains(
-            "stderr (its log in a tournament): forty_host: loading bot.py failed:\n  ... ModuleNotFoundError: No module named 'no_such_module_here'\n"
+            "stderr (its log in a tournament): forty_host: loading bot/bot.py failed:\n  ... ModuleNotFoundError: No module named 'no_such_module_here'\n"
         ),
         "{text}"
     );
     // The same for a per-move bot: its call's stderr, then the exception.
     std::fs::write(
-        dir.path().join("move.py"),
+        dir.path().join("bot/move.py"),
         "import sys\nimport no_such_module_here\n",
     )
     .unwrap();
-    let out = check_in(dir.path(), &["meta-ttt", &format!("{} move.py", python())]);
+    let out = check_in(
+        dir.path(),
+        &["meta-ttt", &format!("{} bot/move.py", python())],
+    );
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(

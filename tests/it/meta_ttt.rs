@@ -338,9 +338,17 @@ fn a_bot_that_exits_non_zero_without_a_move_is_a_crash_with_its_status() {
          firstLegal {}\ndies {dies}\nsilent true\n",
         q(&first_legal()),
     ));
+    // Without the preflight, which would leave out a bot that cannot
+    // answer at all: here its every call is the point.
     let out = referee(
         dir.path(),
-        &["--instructions", "instructions.txt", "--quiet"],
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--quiet",
+            "--preflight",
+            "off",
+        ],
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let json = stdout(&referee(dir.path(), &["standings", "--format", "json"]));
