@@ -302,6 +302,71 @@ fn in_folder(name: &str, path: &str) -> String {
     format!("{name}/{}", file.display())
 }
 
+/// How a line bot's first exchange ([`exchange`]) went.
+pub enum Exchange {
+    /// The run was cancelled: nothing to judge.
+    Cancelled,
+    /// It could not even start.
+    NotStarted(Verdict),
+    /// Its one reply (or how it gave none), how it ended once its input
+    /// was closed, and what it wrote on stderr meanwhile.
+    Replied {
+        reply: game_core::LineReply,
+        reaped: Option<Reaped>,
+        stderr: Vec<u8>,
+    },
+}
+
+/// Starts `call`'s program as a line process (forty's host, a gun-duel
+/// `io` bot), sends it `ask` and waits for one reply within `wait`, then
+/// closes its input and gives it `grace` to end. What the process did is
+/// logged under `label`. `Err` only when the referee could not start it.
+pub async fn exchange(
+    call: &crate::challenge::FirstCall<'_>,
+    program: &BotProgram,
+    framing: crate::bot::Framing,
+    label: &str,
+    ask: Vec<u8>,
+    wait: std::time::Duration,
+    grace: std::time::Duration,
+) -> crate::error::Result<Exchange> {
+    use crate::bot::{Incoming, LineProcess, StartFailure};
+    use game_core::LineReply;
+    let mut process = match LineProcess::spawn(program, &[], framing, call.log.clone()) {
+        Ok(process) => process,
+        Err(StartFailure::Bot { ending, note }) => {
+            call.log.section(label, format!("{note}\n").as_bytes());
+            return Ok(Exchange::NotStarted(judge_start(program, ending, &note)));
+        }
+        Err(StartFailure::Machine(e)) => return Err(e),
+    };
+    process.send(ask);
+    let deadline = std::time::Instant::now() + wait;
+    let got = tokio::select! {
+        biased;
+        () = call.cancel.cancelled() => None,
+        got = process.next_before(deadline) => Some(got),
+    };
+    let pid = process.pid();
+    let Some(got) = got else {
+        process.kill().await;
+        return Ok(Exchange::Cancelled);
+    };
+    let reply = match got {
+        None => LineReply::TimedOut,
+        Some(Incoming::Message(m, _)) => LineReply::Message(m),
+        Some(Incoming::TooLong(_)) => LineReply::TooLong,
+        Some(Incoming::Closed) => LineReply::Closed,
+    };
+    let reaped = process.shutdown(grace).await;
+    let stderr = logged_stderr(call.log, &program.name, pid);
+    Ok(Exchange::Replied {
+        reply,
+        reaped,
+        stderr,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -134,45 +134,33 @@ fn with_env(mut program: BotProgram) -> BotProgram {
 /// gets in the tournament), then its input closed with the grace of the
 /// tournament's end.
 async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
-    use crate::bot::{persistent::lines, Incoming, LineProcess, StartFailure};
-    use crate::first_call::{judge_closed, judge_start, logged_stderr};
+    use crate::bot::persistent::lines;
+    use crate::first_call::{exchange, judge_closed, Exchange};
     use game_core::LineReply;
     use game_forty::{bot_seed, wire};
     let s = settings(call.spec).map_err(Error::input)?;
     let program = with_env(call.program.clone());
-    let label = "preflight: the handshake";
-    let process =
-        match LineProcess::spawn(&program, &[], lines(wire::MAX_LINE_BYTES), call.log.clone()) {
-            Ok(process) => process,
-            Err(StartFailure::Bot { ending, note }) => {
-                call.log.section(label, format!("{note}\n").as_bytes());
-                return Ok(Some(judge_start(&program, ending, &note)));
-            }
-            Err(StartFailure::Machine(e)) => return Err(e),
-        };
-    let mut process = process;
     let mut hello = Vec::new();
     wire::write_hello(&mut hello, bot_seed(call.spec.seed, &program.name, 0));
-    process.send(hello);
-    let deadline = Instant::now() + Duration::from_millis(s.startup_ms);
-    let got = tokio::select! {
-        biased;
-        () = call.cancel.cancelled() => None,
-        got = process.next_before(deadline) => Some(got),
+    let exchanged = exchange(
+        &call,
+        &program,
+        lines(wire::MAX_LINE_BYTES),
+        "preflight: the handshake",
+        hello,
+        Duration::from_millis(s.startup_ms),
+        EXIT_GRACE,
+    )
+    .await?;
+    let (reply, reaped, stderr) = match exchanged {
+        Exchange::Cancelled => return Ok(None),
+        Exchange::NotStarted(verdict) => return Ok(Some(verdict)),
+        Exchange::Replied {
+            reply,
+            reaped,
+            stderr,
+        } => (reply, reaped, stderr),
     };
-    let pid = process.pid();
-    let Some(got) = got else {
-        process.kill().await;
-        return Ok(None);
-    };
-    let reply = match got {
-        None => LineReply::TimedOut,
-        Some(Incoming::Message(m, _)) => LineReply::Message(m),
-        Some(Incoming::TooLong(_)) => LineReply::TooLong,
-        Some(Incoming::Closed) => LineReply::Closed,
-    };
-    let reaped = process.shutdown(EXIT_GRACE).await;
-    let stderr = logged_stderr(call.log, &program.name, pid);
     Ok(Some(match wire::judge_handshake(&reply) {
         _ if reply == LineReply::Closed => judge_closed(reaped, &stderr),
         Ok(_) => Verdict::Answered,

@@ -23,7 +23,7 @@ use crate::bot::{
     run_once_with, BotLog, BotProgram, Incoming, Limits, LineProcess, OnOverflow, StartFailure,
 };
 use crate::error::Result;
-use crate::first_call::{judge_call, judge_closed, judge_start, logged_stderr, Verdict};
+use crate::first_call::{exchange, judge_call, judge_closed, Exchange, Verdict};
 use game_core::{Ending, Fault, LineReply};
 use game_gun_duel::{
     frame_move, kills_bot, read_exit_reply, read_line_reply, Answer, DuelDriver, DuelResult,
@@ -494,37 +494,27 @@ pub(super) async fn first_call(
             &out.stderr,
         )));
     }
-    let process = match LineProcess::spawn(call.program, &[], move_framing(), call.log.clone()) {
-        Ok(process) => process,
-        Err(StartFailure::Bot { ending, note }) => {
-            call.log.section(&label, format!("{note}\n").as_bytes());
-            return Ok(Some(judge_start(call.program, ending, &note)));
-        }
-        Err(StartFailure::Machine(e)) => return Err(e),
-    };
-    let mut process = process;
     let mut ask = game_gun_duel::intro_line(opponent_id);
     ask.extend_from_slice(game_gun_duel::ASK_LINE);
-    process.send(ask);
-    let deadline = Instant::now() + timeout + Duration::from_millis(STARTUP_GRACE_MS);
-    let got = tokio::select! {
-        biased;
-        () = call.cancel.cancelled() => None,
-        got = process.next_before(deadline) => Some(got),
+    let exchanged = exchange(
+        call,
+        call.program,
+        move_framing(),
+        &label,
+        ask,
+        timeout + Duration::from_millis(STARTUP_GRACE_MS),
+        Duration::from_millis(END_GRACE_MS),
+    )
+    .await?;
+    let (reply, reaped, stderr) = match exchanged {
+        Exchange::Cancelled => return Ok(None),
+        Exchange::NotStarted(verdict) => return Ok(Some(verdict)),
+        Exchange::Replied {
+            reply,
+            reaped,
+            stderr,
+        } => (reply, reaped, stderr),
     };
-    let pid = process.pid();
-    let Some(got) = got else {
-        process.kill().await;
-        return Ok(None);
-    };
-    let reply = match got {
-        None => LineReply::TimedOut,
-        Some(Incoming::Message(m, _)) => LineReply::Message(m),
-        Some(Incoming::TooLong(_)) => LineReply::TooLong,
-        Some(Incoming::Closed) => LineReply::Closed,
-    };
-    let reaped = process.shutdown(Duration::from_millis(END_GRACE_MS)).await;
-    let stderr = logged_stderr(call.log, &call.program.name, pid);
     Ok(Some(match read_line_reply(&reply).fault {
         _ if reply == LineReply::Closed => judge_closed(reaped, &stderr),
         None => Verdict::Answered,
