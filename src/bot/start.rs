@@ -100,6 +100,26 @@ pub(crate) fn judge(program: &BotProgram, e: &io::Error) -> StartFailure {
             };
         }
     }
+    // In its own mount namespace the bot does not even see the tournament
+    // folder but for its own folder: a program there is missing to it.
+    if e.raw_os_error().is_some() && errno == Some(libc::ENOENT) && program.confinement.namespaced()
+    {
+        // The program itself, or, for a script in its own folder, the
+        // interpreter on its `#!` line.
+        let hidden = |p: &PathBuf| {
+            let run = match interpreter(p) {
+                Some(interp) if !hidden_from(program, p) => interp,
+                _ => p.clone(),
+            };
+            hidden_from(program, &run) && referee_may_run(&run)
+        };
+        if let Some(path) = resolve(program).filter(hidden) {
+            return StartFailure::Bot {
+                ending: Ending::Sandbox,
+                note: sandbox_note(program, &path),
+            };
+        }
+    }
     StartFailure::Bot {
         ending: Ending::SpawnFailed,
         note: format!("referee: cannot start `{cmd}`: {e}"),
@@ -138,6 +158,14 @@ pub(crate) fn resolve(program: &BotProgram) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|dir| program.cwd.join(dir).join(first))
         .find(|p| p.is_file())
+}
+
+/// Whether `path` lies in what a bot's mount namespace hides: the
+/// tournament folder (its working directory) but for its own folder.
+fn hidden_from(program: &BotProgram, path: &Path) -> bool {
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let path = real(path);
+    path.starts_with(real(&program.cwd)) && !path.starts_with(real(&program.folder))
 }
 
 /// Whether the referee, unconfined, may execute `path`: if so, and the
