@@ -165,7 +165,7 @@ pub fn try_hold(path: &Path, command: &str) -> Result<std::result::Result<Lock, 
     }
 }
 
-/// Takes the lock at `path`, trying again every [`POLL`] while someone
+/// Takes the lock at `path`, trying again every 200 ms while someone
 /// else holds it. `None` when cancelled first.
 pub async fn wait_for(
     path: &Path,

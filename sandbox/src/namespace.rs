@@ -19,7 +19,7 @@
 //! Orphans of a bot's processes are re-parented to init, not to the
 //! referee (a subreaper is found only in the orphan's own namespace), so
 //! the referee finds escapees through the bot's cgroup instead
-//! ([`crate::Confinement::strangers`]).
+//! ([`crate::Confinement::members`]).
 //!
 //! The mount namespace also hides the trees the bot must not touch (the
 //! tournament folder, which is its working directory): each is covered by
