@@ -262,14 +262,25 @@ fn parallel_play_keeps_each_bot_in_one_game_and_at_most_j_games() {
 
 #[test]
 fn check_tells_a_bot_author_whether_the_bot_follows_the_contract() {
+    // A fresh tournament folder holding the bot's folder: check runs the
+    // bot from there, as a tournament would (the test bots live outside it).
     let dir = tempfile::tempdir().unwrap();
-    let good = referee(dir.path(), &["check", "meta-ttt", &q(&first_legal())]);
+    let folder = dir.path().join("bot");
+    std::fs::create_dir(&folder).unwrap();
+    let cwd = folder.to_string_lossy().into_owned();
+    let good = referee(
+        dir.path(),
+        &["check", "meta-ttt", &q(&first_legal()), "--cwd", &cwd],
+    );
     assert_eq!(good.status.code(), Some(0), "{}", stdout(&good));
     let text = stdout(&good);
     assert_eq!(text.matches("-> legal move").count(), 5, "{text}");
     assert!(text.contains("verdict: the bot follows the meta-ttt contract on every position."));
 
-    let bad = referee(dir.path(), &["check", "meta-ttt", "sh -c 'echo 00'"]);
+    let bad = referee(
+        dir.path(),
+        &["check", "meta-ttt", "sh -c 'echo 00'", "--cwd", &cwd],
+    );
     assert_eq!(bad.status.code(), Some(1));
     let text = stdout(&bad);
     assert!(
@@ -289,6 +300,8 @@ fn check_tells_a_bot_author_whether_the_bot_follows_the_contract() {
             &format!("{} {} 3", python(), q(&bot("sleeper.py"))),
             "--timeout-ms",
             "300",
+            "--cwd",
+            &cwd,
         ],
     );
     assert_eq!(slow.status.code(), Some(1));
