@@ -60,6 +60,10 @@ pub fn is_init(pid: u32) -> bool {
 #[derive(Debug)]
 pub(crate) struct Namespaces {
     init: u32,
+    /// The write end of the pipe init watches: only the referee holds it
+    /// (close-on-exec, and init closes its copy), so init sees end of file
+    /// when the referee ends, however it ends.
+    _alive: std::os::fd::OwnedFd,
 }
 
 impl Namespaces {
@@ -95,15 +99,29 @@ impl Namespaces {
         if libc::pipe2(ready.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
             return Err(crate::errno());
         }
+        // The parent-death signal alone does not do: the starter thread is
+        // confined by then, and Landlock's signal scoping keeps it from
+        // signalling init, which is outside its domain.
+        let mut alive = [0 as libc::c_int; 2];
+        if libc::pipe2(alive.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+            let e = crate::errno();
+            libc::close(ready[0]);
+            libc::close(ready[1]);
+            return Err(e);
+        }
         // A plain fork without the C library's fork handlers: the child
         // makes raw system calls only.
         let pid = libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_ulong, 0, 0, 0, 0);
         if pid == 0 {
             libc::close(ready[0]);
-            init(ready[1]);
+            libc::close(alive[1]);
+            init(ready[1], alive[0]);
         }
         let forked = crate::errno();
         libc::close(ready[1]);
+        libc::close(alive[0]);
+        // SAFETY: the pipe's write end was just made, and only this owns it.
+        let alive_w = std::os::fd::FromRawFd::from_raw_fd(alive[1]);
         if pid < 0 {
             libc::close(ready[0]);
             return Err(forked);
@@ -128,7 +146,10 @@ impl Namespaces {
             return Err(failed);
         }
         INITS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
-        Ok(Namespaces { init: pid })
+        Ok(Namespaces {
+            init: pid,
+            _alive: alive_w,
+        })
     }
 }
 
@@ -289,13 +310,14 @@ fn kill_and_reap(pid: u32) {
 }
 
 /// The namespace's init: mounts `/proc`, says so on `ready`, then reaps
-/// orphans until killed.
+/// orphans until `alive` reads end of file (the referee is gone) or it is
+/// killed.
 ///
 /// # Safety
 /// Runs in a child cloned from a multithreaded process: raw system calls
 /// only, no allocation, never returns.
-unsafe fn init(ready: libc::c_int) -> ! {
-    // Die with the starter thread: the namespace then dies with init.
+unsafe fn init(ready: libc::c_int, alive: libc::c_int) -> ! {
+    // Die with the starter thread where the kernel may signal it.
     libc::prctl(
         libc::PR_SET_PDEATHSIG,
         libc::SIGKILL as libc::c_ulong,
@@ -305,16 +327,27 @@ unsafe fn init(ready: libc::c_int) -> ! {
     );
     // Nothing of the referee's stays open here (a pipe's write end held
     // by init would keep a bot's reader from ever seeing end of file).
-    let above = (ready + 1) as libc::c_uint;
+    let (low, high) = (ready.min(alive), ready.max(alive));
     libc::syscall(
         libc::SYS_close_range,
         3 as libc::c_uint,
-        ready as libc::c_uint - 1,
+        low as libc::c_uint - 1,
         0u32,
     );
-    libc::syscall(libc::SYS_close_range, above, libc::c_uint::MAX, 0u32);
+    libc::syscall(
+        libc::SYS_close_range,
+        low as libc::c_uint + 1,
+        high as libc::c_uint - 1,
+        0u32,
+    );
+    libc::syscall(
+        libc::SYS_close_range,
+        high as libc::c_uint + 1,
+        libc::c_uint::MAX,
+        0u32,
+    );
     // Every signal blocked: the referee's handlers are not for this
-    // process, and SIGCHLD is taken with sigwaitinfo below.
+    // process, and SIGCHLD is read from a signalfd below.
     let mut all: libc::sigset_t = std::mem::zeroed();
     libc::sigfillset(&mut all);
     libc::sigprocmask(libc::SIG_BLOCK, &all, std::ptr::null_mut());
@@ -334,9 +367,34 @@ unsafe fn init(ready: libc::c_int) -> ! {
     let mut child: libc::sigset_t = std::mem::zeroed();
     libc::sigemptyset(&mut child);
     libc::sigaddset(&mut child, libc::SIGCHLD);
+    let children = libc::signalfd(-1, &child, libc::SFD_CLOEXEC);
+    if children < 0 {
+        libc::_exit(1);
+    }
+    let mut info = [0u8; 128]; // one signalfd_siginfo
     loop {
         while libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG | libc::__WALL) > 0 {}
-        // A pending SIGCHLD (blocked) wakes this up: none is missed.
-        libc::sigwaitinfo(&child, std::ptr::null_mut());
+        let mut fds = [
+            libc::pollfd {
+                fd: alive,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: children,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        if libc::poll(fds.as_mut_ptr(), 2, -1) < 0 {
+            continue;
+        }
+        if fds[0].revents != 0 {
+            // The referee is gone: the namespace goes with its init.
+            libc::_exit(0);
+        }
+        if fds[1].revents != 0 {
+            libc::read(children, info.as_mut_ptr().cast(), info.len());
+        }
     }
 }

@@ -290,6 +290,30 @@ fn a_helper_a_bot_left_dies_when_the_referee_is_killed() {
     for pid in left {
         let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
     }
+    // Nor does anything the referee made for its bots (the init of a bot's
+    // namespace runs where the referee ran: in the tournament folder).
+    let stayed = |t: &Path| -> Vec<u32> {
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|p| std::fs::read_link(format!("/proc/{p}/cwd")).is_ok_and(|c| c == t))
+            .collect()
+    };
+    let start = Instant::now();
+    while !stayed(t).is_empty() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stragglers = stayed(t);
+    for pid in &stragglers {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(
+        stragglers.is_empty(),
+        "processes of the referee outlived it: {stragglers:?}"
+    );
     let support = referee_sandbox::Support::probe();
     if support.cgroups.pids.is_some() {
         assert!(!survived, "the helper outlived the referee");
