@@ -46,6 +46,16 @@ pub fn main(cli: Cli) -> Result<Status> {
     })
 }
 
+/// What the command line overrides of the instructions' header.
+fn overrides(args: &RunArgs) -> Overrides {
+    Overrides {
+        challenge: args.challenge,
+        seed: args.seed,
+        flags: args.setting_flags.0.clone(),
+        settings: args.settings.clone(),
+    }
+}
+
 /// `--jobs`: at most the number of cores, so a time limit means the same on
 /// a busy machine; without it, the challenge's default.
 fn jobs(requested: Option<usize>, challenge: &ChallengeInfo) -> Result<usize> {
@@ -225,13 +235,7 @@ async fn run_pass(
     let path = args.instructions.clone().ok_or_else(|| {
         Error::input("no tournament given: pass --instructions FILE (see --help)")
     })?;
-    let overrides = Overrides {
-        challenge: args.challenge,
-        seed: args.seed,
-        flags: args.setting_flags.0.clone(),
-        settings: args.settings.clone(),
-    };
-    let resolved = config::resolve_all(&path, &overrides)?;
+    let resolved = config::resolve_all(&path, &overrides(args))?;
     for bot in &resolved.left_out {
         // Shown even with --quiet: the organiser must know who is missing.
         eprintln!("referee: {}", bot.warning());
@@ -427,13 +431,7 @@ async fn check_tournament(
     let support = sandbox_support(args.require_sandbox)?;
     let progress = Progress::new(quiet);
     let path = args.instructions.clone().unwrap_or_default();
-    let overrides = Overrides {
-        challenge: args.challenge,
-        seed: args.seed,
-        flags: args.setting_flags.0.clone(),
-        settings: args.settings.clone(),
-    };
-    let resolved = config::resolve_all(&path, &overrides)?;
+    let resolved = config::resolve_all(&path, &overrides(args))?;
     let challenge = resolved.challenge.get();
     let info = challenge.info();
     let jobs = jobs(args.jobs, info)?;

@@ -306,15 +306,11 @@ fn in_folder(name: &str, path: &str) -> String {
 pub enum Exchange {
     /// The run was cancelled: nothing to judge.
     Cancelled,
-    /// It could not even start.
-    NotStarted(Verdict),
-    /// Its one reply (or how it gave none), how it ended once its input
-    /// was closed, and what it wrote on stderr meanwhile.
-    Replied {
-        reply: game_core::LineReply,
-        reaped: Option<Reaped>,
-        stderr: Vec<u8>,
-    },
+    /// Judged already: it could not even start, or it ended before
+    /// replying ([`judge_closed`], from its exit and its stderr).
+    Judged(Verdict),
+    /// Its one reply, or how it gave none in time.
+    Replied(game_core::LineReply),
 }
 
 /// Starts `call`'s program as a line process (forty's host, a gun-duel
@@ -336,7 +332,7 @@ pub async fn exchange(
         Ok(process) => process,
         Err(StartFailure::Bot { ending, note }) => {
             call.log.section(label, format!("{note}\n").as_bytes());
-            return Ok(Exchange::NotStarted(judge_start(program, ending, &note)));
+            return Ok(Exchange::Judged(judge_start(program, ending, &note)));
         }
         Err(StartFailure::Machine(e)) => return Err(e),
     };
@@ -359,11 +355,12 @@ pub async fn exchange(
         Some(Incoming::Closed) => LineReply::Closed,
     };
     let reaped = process.shutdown(grace).await;
-    let stderr = logged_stderr(call.log, &program.name, pid);
-    Ok(Exchange::Replied {
-        reply,
-        reaped,
-        stderr,
+    Ok(match reply {
+        LineReply::Closed => {
+            let stderr = logged_stderr(call.log, &program.name, pid);
+            Exchange::Judged(judge_closed(reaped, &stderr))
+        }
+        reply => Exchange::Replied(reply),
     })
 }
 

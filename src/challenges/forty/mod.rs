@@ -135,8 +135,7 @@ fn with_env(mut program: BotProgram) -> BotProgram {
 /// tournament's end.
 async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
     use crate::bot::persistent::lines;
-    use crate::first_call::{exchange, judge_closed, Exchange};
-    use game_core::LineReply;
+    use crate::first_call::{exchange, Exchange};
     use game_forty::{bot_seed, wire};
     let s = settings(call.spec).map_err(Error::input)?;
     let program = with_env(call.program.clone());
@@ -152,17 +151,12 @@ async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
         EXIT_GRACE,
     )
     .await?;
-    let (reply, reaped, stderr) = match exchanged {
+    let reply = match exchanged {
         Exchange::Cancelled => return Ok(None),
-        Exchange::NotStarted(verdict) => return Ok(Some(verdict)),
-        Exchange::Replied {
-            reply,
-            reaped,
-            stderr,
-        } => (reply, reaped, stderr),
+        Exchange::Judged(verdict) => return Ok(Some(verdict)),
+        Exchange::Replied(reply) => reply,
     };
     Ok(Some(match wire::judge_handshake(&reply) {
-        _ if reply == LineReply::Closed => judge_closed(reaped, &stderr),
         Ok(_) => Verdict::Answered,
         Err(e) => Verdict::Faulted(crate::first_call::escaped(&format!("handshake: {e}"))),
     }))

@@ -23,7 +23,7 @@ use crate::bot::{
     run_once_with, BotLog, BotProgram, Incoming, Limits, LineProcess, OnOverflow, StartFailure,
 };
 use crate::error::Result;
-use crate::first_call::{exchange, judge_call, judge_closed, Exchange, Verdict};
+use crate::first_call::{exchange, judge_call, Exchange, Verdict};
 use game_core::{Ending, Fault, LineReply};
 use game_gun_duel::{
     frame_move, kills_bot, read_exit_reply, read_line_reply, Answer, DuelDriver, DuelResult,
@@ -506,17 +506,12 @@ pub(super) async fn first_call(
         Duration::from_millis(END_GRACE_MS),
     )
     .await?;
-    let (reply, reaped, stderr) = match exchanged {
+    let reply = match exchanged {
         Exchange::Cancelled => return Ok(None),
-        Exchange::NotStarted(verdict) => return Ok(Some(verdict)),
-        Exchange::Replied {
-            reply,
-            reaped,
-            stderr,
-        } => (reply, reaped, stderr),
+        Exchange::Judged(verdict) => return Ok(Some(verdict)),
+        Exchange::Replied(reply) => reply,
     };
     Ok(Some(match read_line_reply(&reply).fault {
-        _ if reply == LineReply::Closed => judge_closed(reaped, &stderr),
         None => Verdict::Answered,
         Some(Fault::Timeout) => Verdict::Faulted(format!(
             "no move within {} ms and the start-up grace (timeout): it would be dead for the rest of the tournament",
