@@ -8,6 +8,9 @@ fn main() {
     referee_sandbox::sys::cloexec_inherited();
     // Before any thread exists: it forks.
     referee_sandbox::guardian::start();
+    // Also while there is one thread: a user namespace of its own lets an
+    // unprivileged referee give each bot PID and mount namespaces.
+    referee_sandbox::namespace::enter_own_user_namespace();
     let cli = Cli::parse();
     let filter = match cli.verbose {
         0 => "warn",

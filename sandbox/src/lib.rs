@@ -135,12 +135,9 @@ impl Confinement {
         let groups_by_birth = group.is_none() || !tasks.is_empty();
         let confined = landlock.is_some() || !seccomp.is_empty();
         let thread_confined = confined && groups_by_birth;
-        // Escapees of a namespace are found through the pids cgroup: no
-        // namespace without one (see `namespace`).
-        let namespaces = support.namespaces
-            && group
-                .as_ref()
-                .is_some_and(cgroup::BotGroup::counts_processes);
+        // Escapees of a namespace are found through the pids cgroup, or
+        // as the orphans its init holds (see `namespace`).
+        let namespaces = support.namespaces;
         let hide = namespaces.then(|| {
             let keep: Vec<&Path> = std::iter::once(setup.own_folder)
                 .chain(setup.readable.iter().map(PathBuf::as_path))
@@ -249,14 +246,22 @@ impl Confinement {
             .is_some_and(starter::Starter::namespaced)
     }
 
-    /// The processes in the bot's pids cgroup now (as the referee sees
-    /// their ids), never the referee itself; empty without one.
+    /// The processes in the bot's pids cgroup now, and the orphans its
+    /// namespace's init holds (as the referee sees their ids), never the
+    /// referee itself; empty without either.
     pub fn members(&self) -> Vec<u32> {
-        self.inner
+        let mut pids = self
+            .inner
             .group
             .as_ref()
             .map(cgroup::BotGroup::processes)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if let Some(s) = self.inner.starter.as_ref() {
+            pids.extend(s.orphans());
+        }
+        pids.sort_unstable();
+        pids.dedup();
+        pids
     }
 
     /// How many of this bot's processes the kernel has killed so far for
@@ -538,18 +543,27 @@ fn landlock_ruleset(setup: &Setup<'_>, root: bool) -> Result<OwnedFd, RulesetErr
     ))
 }
 
-/// Processes (threads count too for RLIMIT_NPROC) of the current user now.
+/// Processes (threads count too for RLIMIT_NPROC) of the current user now,
+/// in the referee's user namespace: the kernel counts a user's processes
+/// against RLIMIT_NPROC per user namespace, so in the referee's own
+/// ([`namespace::enter_own_user_namespace`]) the user's other processes
+/// do not count.
 fn user_processes() -> u64 {
     // SAFETY: getuid cannot fail and has no side effects.
     let uid = unsafe { libc::getuid() };
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0;
     };
+    let ours = std::fs::read_link("/proc/self/ns/user").ok();
     let mut n = 0u64;
     for e in entries.flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
             continue;
         };
+        let theirs = std::fs::read_link(format!("/proc/{pid}/ns/user")).ok();
+        if ours.is_some() && theirs.is_some() && theirs != ours {
+            continue;
+        }
         if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
             let owner = status
                 .lines()

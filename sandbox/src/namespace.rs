@@ -30,9 +30,15 @@
 //! themselves, so they hold through the binds.
 //!
 //! Creating namespaces needs `CAP_SYS_ADMIN`: a root referee has it. An
-//! unprivileged one would need a user namespace, which a thread of a
-//! multithreaded process cannot enter; there `/proc` stays shared, and the
-//! start-up line says so.
+//! unprivileged referee gets it in a user namespace of its own, entered
+//! once at start-up while it is still single-threaded
+//! ([`enter_own_user_namespace`]: a thread of a multithreaded process
+//! cannot enter one). It maps only the user's own ids, each to itself, so
+//! the referee stays that user, with the same access to every file; only
+//! its capabilities over namespaces it makes are new, and every bot
+//! process drops them. Where the kernel refuses (user namespaces off, or
+//! mounts refused in them), `/proc` stays shared, and the start-up line
+//! says so.
 
 use std::ffi::CString;
 use std::os::fd::AsRawFd;
@@ -109,13 +115,14 @@ impl Namespaces {
             libc::close(ready[1]);
             return Err(e);
         }
+        let args = argument_area();
         // A plain fork without the C library's fork handlers: the child
         // makes raw system calls only.
         let pid = libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_ulong, 0, 0, 0, 0);
         if pid == 0 {
             libc::close(ready[0]);
             libc::close(alive[1]);
-            init(ready[1], alive[0]);
+            init(ready[1], alive[0], args);
         }
         let forked = crate::errno();
         libc::close(ready[1]);
@@ -151,6 +158,58 @@ impl Namespaces {
             _alive: alive_w,
         })
     }
+}
+
+impl Namespaces {
+    /// The children of the namespace's init, as the referee sees their
+    /// ids: init starts nothing itself, so each is an orphan of the bot's
+    /// processes, re-parented to init (a process that escaped its call's
+    /// group, once its parent died).
+    pub(crate) fn orphans(&self) -> Vec<u32> {
+        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", self.init))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse::<u32>().ok())
+            .collect()
+    }
+}
+
+/// Moves this process into a user namespace of its own, with its user and
+/// group ids each mapped to themselves, so that it may make a namespace
+/// per bot without being root. Nothing for root, and false where it is
+/// refused (user namespaces disabled, or this process already has more
+/// than one thread: the kernel requires a single thread).
+///
+/// Call it first thing in `main`, before any thread exists. Processes the
+/// referee starts run as the same user: those it starts unconfined (a
+/// build) lose the namespace's capabilities at `execve`, as any non-root
+/// program does, and every bot process drops them before (see `Setup`).
+pub fn enter_own_user_namespace() -> bool {
+    // SAFETY: these calls take no pointers and have no preconditions.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    if uid == 0 {
+        return false;
+    }
+    let single = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .map(|n| n.trim() == "1")
+        })
+        .unwrap_or(false);
+    if !single {
+        return false;
+    }
+    // SAFETY: unshare takes flags only; the process has a single thread.
+    if unsafe { libc::unshare(libc::CLONE_NEWUSER) } != 0 {
+        return false;
+    }
+    // An unprivileged process may map its own ids only, and the group
+    // map needs setgroups refused first; supplementary groups are kept.
+    std::fs::write("/proc/self/setgroups", "deny").is_ok()
+        && std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1")).is_ok()
+        && std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1")).is_ok()
 }
 
 /// What a bot's mount namespace hides: whole trees, but for what it may
@@ -309,14 +368,40 @@ fn kill_and_reap(pid: u32) {
     }
 }
 
+/// Where this process's command line lies in its memory (`/proc/self/stat`
+/// fields 48 and 49), which `/proc/PID/cmdline` shows to anyone.
+fn argument_area() -> Option<(usize, usize)> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces), from field 3.
+    let (_, rest) = stat.rsplit_once(')')?;
+    let mut fields = rest.split_whitespace().skip(45);
+    let start = fields.next()?.parse::<usize>().ok()?;
+    let end = fields.next()?.parse::<usize>().ok()?;
+    (start < end).then_some((start, end))
+}
+
+/// What the namespace's init shows as its command line.
+const INIT_NAME: &[u8] = b"bot-namespace-init\0";
+
 /// The namespace's init: mounts `/proc`, says so on `ready`, then reaps
 /// orphans until `alive` reads end of file (the referee is gone) or it is
 /// killed.
 ///
+/// Init is a copy of the referee, so its command line is the referee's,
+/// and the bot sees it as its pid 1: init overwrites its copy of
+/// `args` (the area [`argument_area`] found) with a name of its own.
+///
 /// # Safety
 /// Runs in a child cloned from a multithreaded process: raw system calls
-/// only, no allocation, never returns.
-unsafe fn init(ready: libc::c_int, alive: libc::c_int) -> ! {
+/// only, no allocation, never returns. `args` must be this process's
+/// argument area.
+unsafe fn init(ready: libc::c_int, alive: libc::c_int, args: Option<(usize, usize)>) -> ! {
+    if let Some((start, end)) = args {
+        let area = std::slice::from_raw_parts_mut(start as *mut u8, end - start);
+        area.fill(0);
+        let n = INIT_NAME.len().min(area.len());
+        area[..n].copy_from_slice(&INIT_NAME[..n]);
+    }
     // Die with the starter thread where the kernel may signal it.
     libc::prctl(
         libc::PR_SET_PDEATHSIG,

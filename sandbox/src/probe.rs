@@ -80,7 +80,7 @@ impl Support {
         }
         if !self.namespaces {
             lines.push(
-                "sandbox: no PID namespace per bot (it needs root): a bot sees every process in /proc, command lines included"
+                "sandbox: no PID namespace per bot (it needs root, or user namespaces this user may make and mount in): a bot sees every process in /proc, command lines included"
                     .to_string(),
             );
         }

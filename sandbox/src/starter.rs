@@ -112,6 +112,15 @@ impl Starter {
         self.namespaces.is_some()
     }
 
+    /// The orphans of the bot's processes, re-parented to its namespace's
+    /// init; empty without namespaces.
+    pub(crate) fn orphans(&self) -> Vec<u32> {
+        self.namespaces
+            .as_ref()
+            .map(Namespaces::orphans)
+            .unwrap_or_default()
+    }
+
     /// Runs `job` on the starter thread. False if the thread is gone.
     pub(crate) fn run(&self, job: Job) -> bool {
         let jobs = self.jobs.lock().unwrap_or_else(|e| e.into_inner());

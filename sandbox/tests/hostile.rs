@@ -279,10 +279,10 @@ print('session leader', os.getsid(0) == os.getpid())
 "#
     );
     let out = python(&c, &w.own, &script);
-    // Non-root processes keep the full bounding set, which no_new_privs
-    // makes useless; a root referee's bots lose it too.
-    // SAFETY: geteuid has no preconditions.
-    let expect = if unsafe { libc::geteuid() } == 0 {
+    // A process holding no capability keeps the full bounding set, which
+    // no_new_privs makes useless; a referee holding some (root, or in its
+    // own user namespace) empties it for its bots.
+    let expect = if referee_sandbox::probe::holds_capabilities() {
         "caps []"
     } else {
         "caps ['CapBnd']"
@@ -393,13 +393,7 @@ fn a_bot_sees_no_other_process_in_proc() {
         return;
     };
     if !c.namespaced() {
-        // SAFETY: geteuid has no preconditions.
-        let root = unsafe { libc::geteuid() } == 0;
-        assert!(
-            !root || std::env::var_os("REFEREE_ALLOW_NO_NAMESPACES").is_some(),
-            "a root referee gives each bot its own PID namespace; set REFEREE_ALLOW_NO_NAMESPACES=1 where the kernel refuses"
-        );
-        eprintln!("skipped: an unprivileged referee has no PID namespace per bot");
+        no_namespaces_here();
         return;
     }
     // A rival outside any sandbox, and another bot's process, each with a
@@ -459,7 +453,7 @@ fn a_bot_cannot_even_stat_what_the_tournament_folder_holds() {
         return;
     };
     if !c.namespaced() {
-        eprintln!("skipped: an unprivileged referee has no mount namespace per bot");
+        no_namespaces_here();
         return;
     }
     let script = format!(
@@ -501,6 +495,21 @@ fn nix_kill(pid: u32) -> i32 {
     unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) }
 }
 
+/// Where a bot gets no namespaces of its own: fails where it should
+/// (as root, or in the unprivileged rerun below, which runs as the
+/// referee does: in a user namespace of its own), unless the kernel is
+/// known to refuse (`REFEREE_ALLOW_NO_NAMESPACES=1`).
+fn no_namespaces_here() {
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    let expected = root || std::env::var_os("REFEREE_HOSTILE_INNER").is_some();
+    assert!(
+        !expected || std::env::var_os("REFEREE_ALLOW_NO_NAMESPACES").is_some(),
+        "each bot gets PID and mount namespaces of its own, as root and in the referee's own user namespace; set REFEREE_ALLOW_NO_NAMESPACES=1 where the kernel refuses"
+    );
+    eprintln!("skipped: no namespaces per bot here");
+}
+
 /// Every test above again, as an unprivileged user (uid 65534) when this
 /// runs as root: the sandbox must hold on an organiser's laptop too.
 #[test]
@@ -531,6 +540,14 @@ fn the_attacks_fail_for_an_unprivileged_user_too() {
             "--regid",
             "65534",
             "--clear-groups",
+            "--",
+            // As the referee runs unprivileged: in a user namespace of its
+            // own, its ids mapped to themselves, holding that namespace's
+            // capabilities (`namespace::enter_own_user_namespace`).
+            "unshare",
+            "--user",
+            "--map-current-user",
+            "--keep-caps",
             "--",
         ])
         .arg(&exe)

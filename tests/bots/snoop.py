@@ -38,6 +38,23 @@ def write_tmp():
         f.write("x")
 
 
+def see_referee():
+    # The referee's command line, found by listing /proc: with a PID
+    # namespace per bot, the bot sees its own processes only.
+    for pid in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if b"--instructions" in f.read():
+                    return
+        except OSError:
+            pass
+    raise PermissionError("not in /proc")
+
+
+def stat_neighbour():
+    os.stat("victim")
+
+
 def tcp():
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.settimeout(1)
@@ -51,7 +68,8 @@ def udp():
 
 for name, action in [("read neighbour", read_neighbour), ("write neighbour", write_neighbour),
                      ("write tournament root", write_root), ("write /tmp", write_tmp),
-                     ("tcp connect", tcp), ("udp send", udp)]:
+                     ("tcp connect", tcp), ("udp send", udp), ("see referee", see_referee),
+                     ("stat neighbour", stat_neighbour)]:
     attempt(name, action)
 with open(os.path.join(os.environ["HOME"], "attacks.txt"), "a") as f:
     f.write("\n".join(results) + "\n")

@@ -107,6 +107,19 @@ fn hostile_tournament(user: Option<&str>, python: &str, work: &Path) {
             "{kind}: {attacks}"
         );
     }
+    // A bot of its own PID and mount namespaces (as root, and in the
+    // unprivileged referee's own user namespace) sees neither the
+    // referee's process nor what the tournament folder holds.
+    if !stderr(&out).contains("no PID namespace per bot") {
+        for kind in ["see referee", "stat neighbour"] {
+            assert!(
+                attacks.contains(&format!("{kind}: denied")),
+                "{kind}: {attacks}"
+            );
+        }
+    } else {
+        assert!(user.is_some(), "{}", stderr(&out));
+    }
     let vandal = lines_of(&dir.join("vandal/attacks.txt"));
     assert!(
         vandal.contains("results.db: denied") && !vandal.contains("truncated"),
