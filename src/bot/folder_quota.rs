@@ -1,6 +1,7 @@
 //! What a bot's own folder holds, against its policy's `disk-mb` and
 //! `files`, measured between calls (after each call of a per-move bot,
-//! after each game of a persistent one).
+//! after each game of a persistent one) and every [`MEASURE_EVERY`] while
+//! a call runs, so that one long move cannot fill the disk.
 //!
 //! The folder is the bot's: anything may be in it. The walk never follows
 //! a symbolic link (each directory is opened beneath the folder with
@@ -24,6 +25,13 @@ use std::ffi::{CString, OsStr};
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+
+/// How often a bot's folder is measured while its processes run: a call
+/// still running, a persistent process between games. A bot can write
+/// past its quota for at most this long (and no file past `disk-mb`,
+/// which `RLIMIT_FSIZE` stops), and a walk stops at the limit, so the
+/// cost is bounded too.
+pub const MEASURE_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// What a bot's own folder may hold: a policy's `disk-mb` and `files`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -151,6 +151,14 @@ async fn run(
     let every = cpu_wait::sample_every(limits.deadline);
     let mut sample_at = tokio::time::Instant::from_std(start + every);
     let mut samples = cpu_wait::TreeSamples::default();
+    // The folder is measured while the call runs too: one long move must
+    // not fill the disk before the measure after it.
+    let far = tokio::time::Instant::from_std(later(start, Duration::from_secs(86_400 * 365)));
+    let mut quota_at = match program.quota {
+        Some(_) => tokio::time::Instant::from_std(start + folder_quota::MEASURE_EVERY),
+        None => far,
+    };
+    let mut over_quota: Option<String> = None;
 
     let mut ending: Option<Ending> = None;
     let mut has_exited = false;
@@ -163,9 +171,17 @@ async fn run(
                 drop(r);
                 has_exited = true;
             }
-            _ = tokio::time::sleep_until(sample_at.min(check_at)) => {
+            _ = tokio::time::sleep_until(sample_at.min(check_at).min(quota_at)) => {
                 samples.sample(pid);
                 let now = tokio::time::Instant::now();
+                if let (true, Some(quota)) = (now >= quota_at, program.quota.as_ref()) {
+                    quota_at = now + folder_quota::MEASURE_EVERY;
+                    over_quota = folder_quota::measure(&program.folder, quota).note(quota);
+                    if over_quota.is_some() {
+                        ending = Some(Ending::Sandbox);
+                        continue;
+                    }
+                }
                 sample_at = now + every;
                 if now >= check_at {
                     let wall = start.elapsed();
@@ -238,17 +254,18 @@ async fn run(
     };
     // The call is over and the bot's processes are gone: what its folder
     // holds now is what it left. The walk is not part of the call's time.
-    let ending = match program.quota.as_ref() {
-        Some(quota) if ending != Ending::Cancelled => {
-            match folder_quota::measure(&program.folder, quota).note(quota) {
-                Some(note) => {
-                    stderr.extend_from_slice(format!("\n{note}\n").as_bytes());
-                    Ending::Sandbox
-                }
-                None => ending,
-            }
+    let over_quota = match program.quota.as_ref() {
+        Some(quota) if ending != Ending::Cancelled && over_quota.is_none() => {
+            folder_quota::measure(&program.folder, quota).note(quota)
         }
-        _ => ending,
+        _ => over_quota,
+    };
+    let ending = match over_quota {
+        Some(note) => {
+            stderr.extend_from_slice(format!("\n{note}\n").as_bytes());
+            Ending::Sandbox
+        }
+        None => ending,
     };
     let outcome = Outcome {
         reply: Reply::ended(stdout, ending),

@@ -10,6 +10,7 @@
 //! log. The reader's queue is bounded: a bot that floods faster than the
 //! referee consumes is simply blocked by its own full pipe.
 
+use super::folder_quota;
 use super::log::BotLog;
 use super::one_shot::kill_group;
 use super::program::BotProgram;
@@ -211,6 +212,53 @@ pub struct LineProcess {
     /// The stderr drain, awaited (briefly) at shutdown so a bot's last words
     /// reach its log.
     stderr_drain: Option<tokio::task::JoinHandle<()>>,
+    /// The watch on the bot's folder while the process lives, if it has a
+    /// quota (see [`watch_folder`]).
+    folder: Option<Arc<FolderWatch>>,
+}
+
+/// What a live process's folder watch shares with the process.
+#[derive(Debug, Default)]
+struct FolderWatch {
+    /// Why the watch killed the process: its folder went over its quota.
+    over: std::sync::OnceLock<String>,
+    /// Set, under the lock, before the process is reaped: from then on its
+    /// group id may be reused, and the watch must not kill it.
+    reaping: Mutex<bool>,
+}
+
+impl FolderWatch {
+    fn stop(&self) {
+        *self.reaping.lock().unwrap_or_else(|e| e.into_inner()) = true;
+    }
+}
+
+/// Measures a persistent process's folder every
+/// [`folder_quota::MEASURE_EVERY`] while it lives, between and during
+/// asks, so a bot cannot fill the disk from a thread of its own while it
+/// waits: over its quota, the process group is killed, and the challenge
+/// reads why from [`LineProcess::over_quota`].
+async fn watch_folder(
+    pid: u32,
+    folder: std::path::PathBuf,
+    quota: folder_quota::FolderQuota,
+    watch: Arc<FolderWatch>,
+) {
+    loop {
+        tokio::time::sleep(folder_quota::MEASURE_EVERY).await;
+        if *watch.reaping.lock().unwrap_or_else(|e| e.into_inner()) {
+            return;
+        }
+        let Some(what) = folder_quota::measure(&folder, &quota).over(&quota) else {
+            continue;
+        };
+        let reaping = watch.reaping.lock().unwrap_or_else(|e| e.into_inner());
+        if !*reaping {
+            let _ = watch.over.set(what);
+            kill_group(pid);
+        }
+        return;
+    }
 }
 
 impl LineProcess {
@@ -287,7 +335,18 @@ impl LineProcess {
             let label = format!("{} (pid {pid}) stderr", program.name);
             tokio::spawn(drain_stderr(stderr, log, label))
         });
+        let folder = program.quota.map(|quota| {
+            let watch = Arc::new(FolderWatch::default());
+            tokio::spawn(watch_folder(
+                pid,
+                program.folder.clone(),
+                quota,
+                watch.clone(),
+            ));
+            watch
+        });
         Ok(LineProcess {
+            folder,
             pid,
             exited,
             stdin,
@@ -304,6 +363,15 @@ impl LineProcess {
 
     pub fn pid(&self) -> u32 {
         self.pid
+    }
+
+    /// Why the folder watch killed this process, if it did: its folder
+    /// went over the bot's quota (a `sandbox` fault, not a crash).
+    pub fn over_quota(&self) -> Option<&str> {
+        self.folder
+            .as_ref()
+            .and_then(|w| w.over.get())
+            .map(String::as_str)
     }
 
     /// Queues bytes for the bot's stdin. Never blocks; a dead bot's bytes are
@@ -450,6 +518,9 @@ impl LineProcess {
     async fn reap(&mut self) -> Option<Reaped> {
         if self.reaped.is_none() {
             let _ = self.exited.exited().await;
+            if let Some(w) = &self.folder {
+                w.stop();
+            }
             self.reaped = sys::wait4(self.pid, true).ok().flatten();
             super::reaper::forget(self.pid);
             self.swept.extend(
@@ -468,6 +539,9 @@ impl Drop for LineProcess {
             // Not shut down properly (a panic, an early return): never leave
             // the group behind. Reaping without blocking is best effort; an
             // unreaped zombie is collected when the referee exits.
+            if let Some(w) = &self.folder {
+                w.stop();
+            }
             kill_group(self.pid);
             if let Ok(Some(_)) = sys::wait4(self.pid, false) {
                 super::reaper::forget(self.pid);

@@ -5,6 +5,8 @@
 #   WHAT      files   1100 empty files in $HOME/hoard/ (policies allow 1000)
 #             bytes   two files of 40 MiB of data (policies allow 64 MiB)
 #             sparse  one file of 1 TiB that is all hole (uses nothing)
+#             flood   empty files in $HOME/flood/ without pause (up to
+#                     200,000), then sleeps: never answers by itself
 #             none    nothing
 #   PROTOCOL  meta-ttt  one call: the smallest legal move
 #             gun-io    gun-duel interface 2: loads on every F
@@ -13,6 +15,7 @@
 # the last one left it.
 import os
 import sys
+import time
 
 protocol, what, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 home = os.environ["HOME"]
@@ -34,6 +37,12 @@ def hoard():
                 with open(p, "wb") as f:
                     for _ in range(40):
                         f.write(chunk)
+    elif what == "flood":
+        d = os.path.join(home, "flood")
+        os.makedirs(d, exist_ok=True)
+        for i in range(200000):
+            open(os.path.join(d, "%d-%d" % (os.getpid(), i)), "w").close()
+        time.sleep(3600)
     elif what == "sparse":
         with open(os.path.join(home, "sparse"), "wb") as f:
             f.truncate(1 << 40)

@@ -216,12 +216,81 @@ fn a_meta_ttt_bot_whose_folder_grows_past_its_policy_loses_those_calls() {
         bytes_log.contains("referee: folder holds more than disk-mb (64 MiB): "),
         "{bytes_log}"
     );
-    // The referee deletes nothing.
-    assert_eq!(
-        std::fs::read_dir(t.join("files/hoard")).unwrap().count(),
-        1100
-    );
+    // The referee deletes nothing (the bot may have been stopped during
+    // its first call, once past 1000 entries, before it made all 1100).
+    let made = entries(&t.join("files/hoard"));
+    assert!((1001..=1100).contains(&made), "{made}");
     assert!(t.join("bytes/big2").is_file());
+}
+
+/// Entries of `dir`, 0 if it is missing.
+fn entries(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
+}
+
+#[test]
+fn a_bot_filling_its_folder_within_one_move_is_stopped_during_the_move() {
+    // A move may take 20 s, and the bot creates files all along it: the
+    // folder is measured while the call runs, not only after it.
+    let dir = tournament(&format!(
+        "challenge: meta-ttt\ntimeout-ms: 20000\nmax-rounds: 2\n\
+         flood {}\nhonest {}\n",
+        hoarder_py("meta-ttt", "flood"),
+        q(&first_legal()),
+    ));
+    let t = dir.path();
+    let out = referee(t, &["--instructions", "instructions.txt", "--quiet"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = rows(t);
+    let flood = &rows["flood"];
+    assert!(fault(flood, "sandbox") >= 2, "{flood}");
+    assert_eq!(fault(flood, "timeout"), 0, "{flood}");
+    assert!(
+        log(t, "flood").contains(
+            "referee: folder holds more than files (1000 entries): counting stopped at entry 1001; the call is a sandbox fault"
+        ),
+        "{}",
+        log(t, "flood")
+    );
+    // Stopped within a tenth of a second of passing 1000 entries, each
+    // move: far from what 20 s of creating files would leave.
+    let made = entries(&t.join("flood/flood"));
+    assert!((1001..10_000).contains(&made), "{made} files");
+}
+
+#[test]
+fn a_persistent_bot_filling_its_folder_is_killed_while_it_runs() {
+    // Interface 2: the process floods its folder from its start, before it
+    // answers anything; the watch on its folder kills it.
+    let dir = tournament(&format!(
+        "challenge: gun-duel\nduels-per-pair: 2\nturns: 5\ntimeout-ms: 20000\n\
+         flood {}\nhonest {}\n",
+        hoarder_py("gun-io", "flood"),
+        hoarder_py("gun-io", "none"),
+    ));
+    let t = dir.path();
+    let out = referee(
+        t,
+        &[
+            "--instructions",
+            "instructions.txt",
+            "--quiet",
+            "--preflight",
+            "off",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = rows(t);
+    assert_eq!(rows["flood"]["faults"], serde_json::json!({"sandbox": 1}));
+    assert!(
+        log(t, "flood").contains(
+            "referee: folder holds more than files (1000 entries): counting stopped at entry 1001: killed; its next move is a sandbox fault"
+        ),
+        "{}",
+        log(t, "flood")
+    );
+    let made = entries(&t.join("flood/flood"));
+    assert!((1001..10_000).contains(&made), "{made} files");
 }
 
 #[test]

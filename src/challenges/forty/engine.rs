@@ -591,6 +591,18 @@ impl<O: Observer> Engine<O> {
     /// The process of `bot` failed: it is killed, its outstanding asks
     /// crash, its queued asks are lost, and it restarts or is gone.
     pub(super) fn crash(&mut self, bot: usize, reason: &str, now: Instant) {
+        // Killed by its folder watch (see `LineProcess::over_quota`): a
+        // sandbox failure, whatever the engine saw of it first.
+        let over = self.procs[bot]
+            .process
+            .as_ref()
+            .and_then(|p| p.over_quota())
+            .filter(|_| !reason.starts_with("sandbox: "))
+            .map(|what| format!("sandbox: {what} (the referee deletes nothing)"));
+        if over.is_some() {
+            self.extras.bot_mut(bot).failures.sandbox += 1;
+        }
+        let reason = over.as_deref().unwrap_or(reason);
         self.lanes.crashed(bot);
         let p = &mut self.procs[bot];
         let charged = p

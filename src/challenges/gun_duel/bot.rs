@@ -161,6 +161,12 @@ impl Bot {
         let Some(what) = folder_quota::measure(&self.program.folder, &quota).over(&quota) else {
             return;
         };
+        self.deny(&what).await;
+    }
+
+    /// The bot's folder is over its quota (`what`): the process is killed,
+    /// and the bot's next move is a `sandbox` fault.
+    async fn deny(&mut self, what: &str) {
         let process = std::mem::replace(&mut self.process, Process::Denied);
         self.pending.clear();
         if let Process::Running { mut process, .. } = process {
@@ -259,6 +265,11 @@ impl Bot {
         let Some(reply) = self.ask_line(bytes, timeout, cancel).await? else {
             return Ok(None);
         };
+        if matches!(self.process, Process::Denied) {
+            // Its folder went over its quota during this ask.
+            self.process = Process::Dead;
+            return Ok(Some(Answer::no_action(Fault::Sandbox)));
+        }
         Ok(Some(match reply {
             Some(reply) => read_line_reply(&reply),
             None => Answer::DEAD,
@@ -366,7 +377,14 @@ impl Bot {
                 reply
             }
         };
-        if kills_bot(&reply) {
+        let over = match &self.process {
+            Process::Running { process, .. } => process.over_quota().map(str::to_string),
+            _ => None,
+        };
+        if let Some(what) = over {
+            // The folder watch killed it (see `LineProcess::over_quota`).
+            self.deny(&what).await;
+        } else if kills_bot(&reply) {
             self.die(&reply, timeout).await;
         }
         Ok(Some(Some(reply)))
