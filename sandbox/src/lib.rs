@@ -82,6 +82,8 @@ struct Inner {
     stack: Option<(u64, u64)>,
     /// RLIMIT_FSIZE in bytes.
     file_size: Option<u64>,
+    /// RLIMIT_NOFILE (soft and hard).
+    open_files: Option<u64>,
     /// The bot's cgroups, which every process joins before exec.
     group: Option<cgroup::BotGroup>,
     /// RLIMIT_NPROC, where no cgroup is available (it binds non-root users only).
@@ -214,6 +216,7 @@ impl Confinement {
                 memory: Some(memory),
                 stack,
                 file_size: Some(setup.policy.disk_mb.saturating_mul(1 << 20)),
+                open_files: Some(open_files(setup.policy.open_files)),
                 group,
                 nproc,
                 drop_caps,
@@ -333,6 +336,11 @@ impl Confinement {
         }
         if let Some(bytes) = inner.file_size {
             if limit(libc::RLIMIT_FSIZE, bytes, bytes) != 0 {
+                return Err(errno());
+            }
+        }
+        if let Some(n) = inner.open_files {
+            if limit(libc::RLIMIT_NOFILE, n, n) != 0 {
                 return Err(errno());
             }
         }
@@ -541,6 +549,20 @@ fn landlock_ruleset(setup: &Setup<'_>, root: bool) -> Result<OwnedFd, RulesetErr
     fd.ok_or(RulesetError::CreateRuleset(
         landlock::CreateRulesetError::MissingHandledAccess,
     ))
+}
+
+/// The policy's descriptor limit, never above the referee's own hard
+/// limit (which an unprivileged process cannot raise).
+fn open_files(policy: u64) -> u64 {
+    let mut cur = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into a valid local.
+    match unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut cur) } {
+        0 => policy.min(cur.rlim_max),
+        _ => policy,
+    }
 }
 
 /// Processes (threads count too for RLIMIT_NPROC) of the current user now,

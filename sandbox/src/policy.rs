@@ -27,6 +27,16 @@ pub struct Policy {
     pub disk_mb: u64,
     /// Files and directories the bot's own folder may hold.
     pub files: u64,
+    /// Descriptors one process may have open (`RLIMIT_NOFILE`, soft and
+    /// hard): without it a bot inherits the referee's hard limit, and a few
+    /// hundred processes could exhaust the system's file table, which the
+    /// referee and the host share.
+    #[serde(default = "default_open_files")]
+    pub open_files: u64,
+}
+
+fn default_open_files() -> u64 {
+    1024
 }
 
 const POLICIES: &[(&str, &str)] = &[
@@ -59,6 +69,7 @@ mod tests {
             assert!(!p.network, "{name}");
             assert!(p.memory_mb >= 500, "{name}");
             assert!(p.disk_mb >= 64 && p.files >= 1000, "{name}");
+            assert!((256..=65536).contains(&p.open_files), "{name}");
         }
         assert_eq!(
             Policy::named("heist").unwrap().own_folder,

@@ -363,7 +363,7 @@ print('codes', codes)
 }
 
 #[test]
-fn no_file_grows_past_the_disk_limit_and_the_stack_is_capped() {
+fn no_file_grows_past_the_disk_limit_and_the_stack_and_descriptors_are_capped() {
     let w = world();
     let Some(c) = confine(&w, &w.own, &[]) else {
         return;
@@ -384,6 +384,19 @@ fn no_file_grows_past_the_disk_limit_and_the_stack_is_capped() {
     let (_, out) = run(&c, &w.own, &["sh", "-c", "ulimit -H -s"]);
     let memory = Policy::named("meta-ttt").unwrap().memory_mb;
     assert_eq!(out.trim(), (memory * 1024).to_string());
+    // Descriptors too: a bot cannot raise its limit to the referee's, and
+    // so cannot help exhaust the file table the host shares.
+    let open = Policy::named("meta-ttt").unwrap().open_files;
+    let (_, out) = run(
+        &c,
+        &w.own,
+        &[
+            "sh",
+            "-c",
+            "ulimit -H -n; ulimit -n 100000 2>/dev/null && echo raised",
+        ],
+    );
+    assert_eq!(out.trim(), open.to_string(), "{out}");
 }
 
 #[test]
