@@ -333,3 +333,26 @@ fn stdout_and_stderr_into_one_file_keep_both() {
         assert!(all.contains(needle), "{needle:?} in {all}");
     }
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_play_quietly_with_success() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["play", "meta-ttt", &meta_bot("x"), &meta_bot("o")])
+        .current_dir(dir.path())
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("referee runs");
+    // `| head -1`: one line read, then the pipe is closed.
+    let mut first = String::new();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    reader.read_line(&mut first).unwrap();
+    drop(reader);
+    let out = child.wait_with_output().unwrap();
+    assert!(first.starts_with("Round 1:"), "{first}");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("Broken pipe"), "{}", stderr(&out));
+}
