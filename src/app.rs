@@ -462,6 +462,10 @@ fn standings(args: StandingsArgs) -> Result<Status> {
         .find_tournament(args.tournament)?
         .ok_or_else(|| Error::input(format!("{}: no tournament recorded", db.display())))?;
     print_stdout(&render_standings(&store, row.id, args.format)?)?;
+    if let Some(note) = crate::merge::parts_note(&store, row.id)? {
+        // Not part of the table: a script reading stdout gets the same.
+        eprintln!("referee: {note}");
+    }
     Ok(Status::Done)
 }
 

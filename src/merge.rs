@@ -179,6 +179,33 @@ pub async fn merge(args: MergeArgs, cancel: &CancellationToken) -> Result<Status
     Ok(Status::Incomplete)
 }
 
+/// What `standings` says of a tournament whose database holds only some
+/// of its parts (a shard's, or a merge with parts missing); `None` for an
+/// unsharded tournament or one with every part.
+pub fn parts_note(store: &Store, tournament_id: i64) -> Result<Option<String>> {
+    let parts = store.shards(tournament_id)?;
+    let Some(count) = parts.iter().map(|p| p.shard.count).max() else {
+        return Ok(None);
+    };
+    let complete: BTreeSet<u32> = parts
+        .iter()
+        .filter(|p| p.complete && p.shard.count == count)
+        .map(|p| p.shard.index)
+        .collect();
+    if complete.len() == count as usize {
+        return Ok(None);
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !complete.contains(i))
+        .map(|i| format!("{i}/{count}"))
+        .collect();
+    Ok(Some(format!(
+        "these standings are of part of the tournament only: {} missing \
+         (`referee merge` the shards for the whole)",
+        missing.join(", ")
+    )))
+}
+
 fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")

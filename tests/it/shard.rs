@@ -150,6 +150,21 @@ fn sharded_is_whole(
     let db = sharded.path().join("results.db");
     assert_eq!(game_rows(&db), game_rows(&whole.path().join("results.db")));
 
+    let play_seconds = |db: &Path| -> f64 {
+        rusqlite::Connection::open(db)
+            .unwrap()
+            .query_row("SELECT max(play_seconds) FROM tournaments", [], |r| {
+                r.get(0)
+            })
+            .unwrap()
+    };
+    let parts: f64 = (0..3)
+        .map(|i| play_seconds(&sharded.path().join(format!("shard-{i}.db"))))
+        .sum();
+    assert!(
+        (play_seconds(&db) - parts).abs() < 1e-9,
+        "the shards' play time, once"
+    );
     let before = dump(&db);
     let again = merge(sharded.path(), 3);
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
@@ -333,9 +348,16 @@ fn a_killed_shard_is_missing_from_the_merge_until_rerun() {
         "{err}"
     );
     assert!(err.contains(&format!("missing: shard {killed}/3")), "{err}");
-    // Nothing of the unfinished part is counted as played.
+    // Nothing of the unfinished part is counted as played, and the
+    // standings say that a part is missing.
     let merged = dir.path().join("results.db");
     assert_eq!(game_rows(&merged), 12 - 2 * pairings as i64);
+    let out = referee(dir.path(), &["standings", "--db", "results.db"]);
+    assert!(
+        stderr(&out).contains(&format!("part of the tournament only: {killed}/3 missing")),
+        "{}",
+        stderr(&out)
+    );
 
     // Rerun: it resumes, finishes, and the merge is complete.
     let out = referee(dir.path(), &args);
@@ -343,6 +365,8 @@ fn a_killed_shard_is_missing_from_the_merge_until_rerun() {
     assert!(stderr(&out).contains("resuming: 1 of"), "{}", stderr(&out));
     let complete = merge(dir.path(), 3);
     assert_eq!(complete.status.code(), Some(0), "{}", stderr(&complete));
+    let out = referee(dir.path(), &["standings", "--db", "results.db"]);
+    assert_eq!(stderr(&out), "", "every part is there");
     assert_eq!(outcomes(dir.path()), outcomes(whole.path()));
     assert_eq!(text(dir.path()), text(whole.path()));
 }
