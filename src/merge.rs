@@ -245,11 +245,20 @@ fn difference(
     let names =
         |s: &TournamentSpec| -> Vec<String> { s.bots.iter().map(|b| b.name.clone()).collect() };
     let (a_names, b_names) = (names(a), names(b));
+    // A bot left out of one shard's run (its preflight, a build) says why.
+    let why = |s: &TournamentSpec, name: &str| {
+        s.absent
+            .iter()
+            .find(|x| x.name == name)
+            .map_or(String::new(), |x| {
+                format!(" (left out there: {})", x.reason)
+            })
+    };
     if let Some(name) = a_names.iter().find(|n| !b_names.contains(n)) {
-        return format!("bot `{name}` plays in {an}, not in {bn}");
+        return format!("bot `{name}` plays in {an}, not in {bn}{}", why(b, name));
     }
     if let Some(name) = b_names.iter().find(|n| !a_names.contains(n)) {
-        return format!("bot `{name}` plays in {bn}, not in {an}");
+        return format!("bot `{name}` plays in {bn}, not in {an}{}", why(a, name));
     }
     if a_names != b_names {
         return format!("the bots are in another order in {bn} than in {an}");
@@ -324,6 +333,16 @@ mod tests {
             &[("timeout-ms", "100")],
         );
         assert_eq!(d(&base, &more), "bot `z` plays in b.db, not in a.db");
+        let mut left_out = base.clone();
+        left_out.bots.pop();
+        left_out.absent.push(crate::tournament::Absent {
+            name: "y".into(),
+            reason: "cannot start".into(),
+        });
+        assert_eq!(
+            d(&base, &left_out),
+            "bot `y` plays in a.db, not in b.db (left out there: cannot start)"
+        );
         let changed = spec(&[("x", "1"), ("y", "9")], &[("timeout-ms", "100")]);
         assert!(d(&base, &changed).starts_with("bot `y` differs"));
         let mut seeded = base.clone();

@@ -210,3 +210,94 @@ impl Store {
         Ok(Merged { games, checkpoints })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::{Checkpoint, GameRow};
+
+    fn game(key: &str, record: &str) -> GameRow {
+        GameRow {
+            game_key: key.into(),
+            seed: 3,
+            record: record.into(),
+        }
+    }
+
+    /// A shard's database at `path` holding part `i` of 2 with these games.
+    fn shard(path: &Path, i: u32, games: &[GameRow], seconds: f64) -> TournamentRow {
+        let mut s = Store::open(path).unwrap();
+        // Another tournament first: ids differ between the databases.
+        s.tournament("heist", &format!("other-{i}"), "{}").unwrap();
+        let t = s.tournament("heist", "id", "{}").unwrap();
+        let part = Shard::new(i, 2).unwrap();
+        s.begin_shard(t.id, part).unwrap();
+        let c = Checkpoint {
+            key: format!("series-{i}"),
+            state: "after".into(),
+        };
+        s.commit_with(t.id, "heist", games, &[c], seconds).unwrap();
+        s.set_shard_complete(t.id, part).unwrap();
+        let (row, found) = s.sharded_tournament().unwrap().unwrap();
+        assert_eq!((found.shard, found.complete), (part, true));
+        row
+    }
+
+    #[test]
+    fn parts_are_copied_once_with_their_play_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+        let row_a = shard(&a, 0, &[game("g0", "{\"x\":0}"), game("g2", "{}")], 1.5);
+        let row_b = shard(&b, 1, &[game("g1", "{\"x\":1}")], 2.0);
+        let mut merged = Store::open(&dir.path().join("results.db")).unwrap();
+        let into = merged.tournament_for_merge("heist", "id", "{}").unwrap();
+        let first = merged
+            .merge_shard(&a, &row_a, Shard::new(0, 2).unwrap(), &into)
+            .unwrap();
+        assert_eq!(
+            first,
+            Merged {
+                games: 2,
+                checkpoints: 1
+            }
+        );
+        merged
+            .merge_shard(&b, &row_b, Shard::new(1, 2).unwrap(), &into)
+            .unwrap();
+        let keys: Vec<String> = ["g0", "g1", "g2"].map(String::from).to_vec();
+        assert_eq!(merged.games("heist", &keys).unwrap().len(), 3);
+        assert_eq!(
+            merged.checkpoint("heist", "series-1").unwrap().as_deref(),
+            Some("after")
+        );
+        let seconds = |s: &Store| {
+            s.find_tournament(Some(into.id))
+                .unwrap()
+                .unwrap()
+                .play_seconds
+        };
+        assert_eq!(seconds(&merged), 3.5);
+
+        // Again: nothing changes, the play time is not added twice.
+        let again = merged
+            .merge_shard(&a, &row_a, Shard::new(0, 2).unwrap(), &into)
+            .unwrap();
+        assert_eq!(again, Merged::default());
+        assert_eq!(seconds(&merged), 3.5);
+        assert_eq!(merged.shards(into.id).unwrap().len(), 2);
+        assert!(merged.shards(into.id).unwrap().iter().all(|p| p.complete));
+
+        // A part that played on since: its new rows and its added time only.
+        let mut s = Store::open(&a).unwrap();
+        s.commit(row_a.id, "heist", &[game("g4", "{}")], 0.5)
+            .unwrap();
+        let row_a = s.find_tournament(Some(row_a.id)).unwrap().unwrap();
+        let later = merged
+            .merge_shard(&a, &row_a, Shard::new(0, 2).unwrap(), &into)
+            .unwrap();
+        assert_eq!(later.games, 1);
+        assert_eq!(seconds(&merged), 4.0);
+        // The shard's database itself is unchanged by the merges.
+        assert!(Store::open(&a).unwrap().shards(row_a.id).unwrap()[0].complete);
+    }
+}

@@ -525,6 +525,10 @@ fn the_slurm_scripts_run_as_array_tasks_and_submit_the_merge_after_them() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{script}: {}", stderr(&out));
+        // The usual lint, where it is installed.
+        if let Ok(out) = Command::new("shellcheck").arg(slurm.join(script)).output() {
+            assert!(out.status.success(), "{script}: {}", stdout(&out));
+        }
     }
     let whole = tempfile::tempdir().unwrap();
     bf_joust(whole.path());
