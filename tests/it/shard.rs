@@ -712,3 +712,50 @@ fn the_readme_commands_are_the_deploy_files_and_run_as_written() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), standings(whole.path(), "text"));
 }
+
+#[test]
+fn a_killed_heist_shard_resumes_its_series_from_the_checkpoint() {
+    let whole = tempfile::tempdir().unwrap();
+    heist(whole.path());
+    let out = referee(
+        whole.path(),
+        &["--instructions", "instructions.txt", "--quiet"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // Series 1 and 4 are shard 0's (numbers modulo 3): kill it in series
+    // 1, once a game is reported (so committed with its checkpoint).
+    let dir = tempfile::tempdir().unwrap();
+    heist(dir.path());
+    let args = |i: u32| {
+        [
+            "--instructions",
+            "instructions.txt",
+            "--jobs",
+            "1",
+            "--shard",
+            &format!("{i}/3"),
+            "--db",
+            &format!("shard-{i}.db"),
+        ]
+        .map(String::from)
+    };
+    let a0 = args(0);
+    let a0: Vec<&str> = a0.iter().map(String::as_str).collect();
+    assert_eq!(crate::common::kill_after_reports(dir.path(), &a0, 1), 1);
+    for i in [1, 2, 0] {
+        let a = args(i);
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let out = referee(dir.path(), &a);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let out = merge(dir.path(), 3);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(text(dir.path()), text(whole.path()));
+    assert_eq!(outcomes(dir.path()), outcomes(whole.path()));
+    for t in [1, 4] {
+        let name = game_heist::log::log_path(t);
+        let log = |d: &Path| std::fs::read_to_string(d.join(&name)).unwrap();
+        assert_eq!(log(dir.path()), log(whole.path()), "{name:?}");
+    }
+}
