@@ -13,6 +13,7 @@ use crate::prepare;
 use crate::progress::Progress;
 use crate::results::Store;
 use crate::session::Session;
+use crate::shard::{Shard, ShardArg};
 use crate::standings::Format;
 use crate::status::Status;
 use crate::tournament::{cores, TournamentSpec};
@@ -39,6 +40,11 @@ pub fn main(cli: Cli) -> Result<Status> {
             Some(Command::Watch(args)) => watch(args, quiet).await,
             Some(Command::Play(args)) => play(args, quiet).await,
             Some(Command::Standings(args)) => standings(args),
+            Some(Command::Merge(args)) => {
+                let cancel = CancellationToken::new();
+                stop_on_signals(cancel.clone(), Arc::new(Progress::new(quiet)));
+                crate::merge::merge(args, &cancel).await
+            }
             Some(Command::Check(args)) => check(args, quiet).await,
             Some(Command::Protocols) => protocols(),
             Some(Command::New(args)) => crate::new_bot::new(args),
@@ -119,12 +125,54 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<Status> {
     let cancel = CancellationToken::new();
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
     let dir = tournament_dir(&args)?;
-    let Some(_lock) =
-        lock::hold_database(&results_db(&args, &dir), "referee run", args.wait, &cancel).await?
-    else {
+    let shard = shard(&args)?;
+    let db = results_db(&args, &dir, shard);
+    let Some(_lock) = lock::hold_database(&db, "referee run", args.wait, &cancel).await? else {
         return Ok(Status::Interrupted);
     };
-    run_pass(&args, &support, &cancel, progress, &mut BTreeSet::new()).await
+    run_pass(
+        &args,
+        shard,
+        &support,
+        &cancel,
+        progress,
+        &mut BTreeSet::new(),
+    )
+    .await
+}
+
+/// The part of the plan a run plays: `--shard I/N`, `--shard auto` from the
+/// job engine's environment, or the whole plan.
+fn shard(args: &RunArgs) -> Result<Shard> {
+    match args.shard {
+        None => Ok(Shard::WHOLE),
+        Some(ShardArg::Given(shard)) => Ok(shard),
+        Some(ShardArg::Auto) => {
+            crate::shard::from_env(|name| std::env::var(name).ok(), args.shards)
+                .map_err(Error::input)
+        }
+    }
+}
+
+/// Refuses `--shard` where the parts could not be the same tournament's:
+/// a challenge that cannot be parted, a seed each shard would draw itself.
+fn check_shardable(shard: Shard, info: &ChallengeInfo, seed_given: bool) -> Result<()> {
+    if shard.is_whole() {
+        return Ok(());
+    }
+    if let crate::challenge::Sharding::Refused(why) = info.sharding {
+        return Err(Error::input(format!(
+            "--shard: {why}; run it without --shard"
+        )));
+    }
+    if !seed_given && info.seed == crate::challenge::SeedDefault::DrawAndRecord {
+        return Err(Error::input(format!(
+            "--shard: {} draws its seed at random unless one is given, and every shard must \
+             play the same tournament: add `seed: N` to instructions.txt or pass --seed N",
+            info.name
+        )));
+    }
+    Ok(())
 }
 
 /// The folder of `--instructions`.
@@ -135,9 +183,16 @@ fn tournament_dir(args: &RunArgs) -> Result<PathBuf> {
     Ok(crate::instructions::Instructions::load(path)?.dir)
 }
 
-/// The results database: `--db`, else results.db in the tournament folder `dir`.
-fn results_db(args: &RunArgs, dir: &Path) -> PathBuf {
-    args.db.clone().unwrap_or_else(|| dir.join("results.db"))
+/// The results database: `--db`, else results.db in the tournament folder
+/// `dir` (a shard's: shard-I-of-N.db there).
+fn results_db(args: &RunArgs, dir: &Path, shard: Shard) -> PathBuf {
+    args.db.clone().unwrap_or_else(|| {
+        if shard.is_whole() {
+            dir.join("results.db")
+        } else {
+            dir.join(format!("shard-{}-of-{}.db", shard.index, shard.count))
+        }
+    })
 }
 
 /// `referee watch`: runs what is missing, then watches the tournament
@@ -154,13 +209,18 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
         Error::input("no tournament given: pass --instructions FILE (see --help)")
     })?;
     let dir = crate::instructions::Instructions::load(&path)?.dir;
+    if args.shard.is_some() {
+        return Err(Error::input(
+            "--shard is for `referee run`: a watch plays the whole tournament",
+        ));
+    }
     let support = sandbox_support(args.require_sandbox)?;
     let cancel = CancellationToken::new();
     let progress = Arc::new(Progress::new(quiet));
     stop_on_signals(cancel.clone(), Arc::clone(&progress));
     // Held between passes too: a run started meanwhile would share the bots.
     let Some(_lock) = lock::hold_database(
-        &results_db(&args, &dir),
+        &results_db(&args, &dir, Shard::WHOLE),
         "referee watch",
         args.wait,
         &cancel,
@@ -189,7 +249,16 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
         let before = Snapshot::take(&path, &dir);
         let mut played = BTreeSet::new();
         let progress = Arc::new(Progress::new(quiet));
-        match run_pass(&args, &support, &cancel, progress, &mut played).await {
+        match run_pass(
+            &args,
+            Shard::WHOLE,
+            &support,
+            &cancel,
+            progress,
+            &mut played,
+        )
+        .await
+        {
             Ok(_) => {}
             // A broken edit (bad instructions) waits for the next fix.
             Err(e @ Error::Input { .. }) => eprintln!("referee: error: {e}"),
@@ -227,6 +296,7 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
 /// included), once they are known.
 async fn run_pass(
     args: &RunArgs,
+    shard: Shard,
     support: &Support,
     cancel: &CancellationToken,
     progress: Arc<Progress>,
@@ -241,12 +311,13 @@ async fn run_pass(
         eprintln!("referee: {}", bot.warning());
     }
     let resolved = resolved.enough_bots()?;
+    check_shardable(shard, resolved.challenge.info(), resolved.seed_given)?;
     played.extend(resolved.spec.bots.iter().map(|b| b.name.clone()));
     let challenge = resolved.challenge.get();
     let info = challenge.info();
     let jobs = jobs(args.jobs, info)?;
     let mut spec = resolved.spec.clone();
-    let db = results_db(args, &spec.dir);
+    let db = results_db(args, &spec.dir, shard);
     let sandbox = prepare::Sandbox {
         support,
         denied: vec![spec.dir.clone(), db.clone()],
@@ -290,6 +361,9 @@ async fn run_pass(
     let loaded = challenge.load(&mut spec)?;
     let description = serde_json::to_string(&spec).map_err(|e| Error::machine(e.to_string()))?;
     let row = store.tournament(&spec.challenge, &spec.identity(), &description)?;
+    if !shard.is_whole() {
+        store.begin_shard(row.id, shard)?;
+    }
 
     let session = Session::open(
         store,
@@ -305,13 +379,28 @@ async fn run_pass(
         logs,
         loaded,
         jobs,
+        shard,
     };
     let report = challenge.run(session, ctx).await?;
     tracing::info!(?report, "run finished");
 
-    let store = Store::open(&db)?;
-    let text = render_standings(&store, row.id, Format::Text)?;
-    print_stdout(&text)?;
+    let mut store = Store::open(&db)?;
+    // A shard's standings would be its part's only: the merge shows them.
+    if shard.is_whole() {
+        let text = render_standings(&store, row.id, Format::Text)?;
+        print_stdout(&text)?;
+    }
+    let complete = !report.interrupted
+        && report.stopped.is_none()
+        && report.already_done + report.played >= report.total;
+    if !shard.is_whole() && complete {
+        store.set_shard_complete(row.id, shard)?;
+        progress.say(&format!(
+            "shard {shard} is complete in {}; combine the shards with \
+             `referee merge --db results.db SHARD.db...`, then `referee standings`",
+            db.display()
+        ));
+    }
     if report.interrupted {
         progress.say(&format!(
             "interrupted: {} of {} games are in {}; run the same command again to resume",
@@ -373,6 +462,10 @@ fn standings(args: StandingsArgs) -> Result<Status> {
         .find_tournament(args.tournament)?
         .ok_or_else(|| Error::input(format!("{}: no tournament recorded", db.display())))?;
     print_stdout(&render_standings(&store, row.id, args.format)?)?;
+    if let Some(note) = crate::merge::parts_note(&store, row.id)? {
+        // Not part of the table: a script reading stdout gets the same.
+        eprintln!("referee: {note}");
+    }
     Ok(Status::Done)
 }
 

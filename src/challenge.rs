@@ -60,6 +60,19 @@ pub struct ChallengeInfo {
     /// The challenge's settings (header keys and `--set` keys), from its
     /// game crate: flags, `--help` and docs derive from this table.
     pub settings: &'static [game_core::SettingInfo],
+    /// How `--shard` parts the plan ([`crate::shard`]).
+    pub sharding: Sharding,
+}
+
+/// How a challenge's plan is parted by `--shard I/N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sharding {
+    /// Each shard plays whole units of this kind (a pairing, a block, a
+    /// series); the word is for messages and docs.
+    By(&'static str),
+    /// The challenge cannot be sharded, and why (one sentence, for the
+    /// organiser who asked).
+    Refused(&'static str),
 }
 
 impl ChallengeInfo {
@@ -95,6 +108,9 @@ pub struct RunContext {
     pub loaded: Loaded,
     /// Games in flight at most (`--jobs`).
     pub jobs: usize,
+    /// The part of the plan this run plays (`--shard`; the whole plan by
+    /// default): the challenge plays only the units it owns.
+    pub shard: crate::shard::Shard,
 }
 
 /// One bot's first call, made before the first game (see

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 ///
 /// Exit status: 0 when the tournament completed (bots misbehaving is
 /// normal), 1 when the machine prevented it, 2 for bad input (instructions,
-/// bot.toml, arguments), 130 when interrupted.
+/// bot.toml, arguments), 3 when `merge` found parts of the tournament
+/// missing, 130 when interrupted.
 #[derive(Debug, Parser)]
 #[command(
     name = "referee",
@@ -49,6 +50,10 @@ pub enum Command {
     Play(PlayCommand),
     /// Print the leaderboard again from the results database.
     Standings(StandingsArgs),
+    /// Combine the databases of a tournament's shards (`--shard I/N`) into
+    /// one; `standings` then shows what an unsharded run shows. Refuses a
+    /// shard of another tournament; says which parts are missing (exit 3).
+    Merge(crate::merge::MergeArgs),
     /// Check a bot against scripted positions before submitting it: output
     /// format, time per move, files written, exit behaviour. With
     /// --instructions instead: start every bot of a tournament once, as the
@@ -97,6 +102,17 @@ pub struct RunArgs {
     /// setting's own flag (below) beats it.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::config::parse_set)]
     pub settings: Vec<(String, String)>,
+    /// Play only part I of N of the tournament (0 <= I < N; the parts are
+    /// disjoint and cover it), into shard-I-of-N.db unless --db says
+    /// otherwise; `referee merge` combines the parts. `auto`: the part a
+    /// Slurm array task or a Kubernetes Indexed Job is (see README,
+    /// "Running on a cluster"). Not for gun-duel.
+    #[arg(long, value_name = "I/N|auto")]
+    pub shard: Option<crate::shard::ShardArg>,
+    /// With `--shard auto` in a Kubernetes Indexed Job: the number of
+    /// shards (the Job's completions); else the REFEREE_SHARDS variable.
+    #[arg(long, value_name = "N", requires = "shard")]
+    pub shards: Option<u32>,
     #[command(flatten)]
     pub setting_flags: SettingFlags,
 }

@@ -13,6 +13,9 @@ pub enum Status {
     BadInput,
     /// Stopped by Ctrl-C or SIGTERM; finished games are saved: exit 130.
     Interrupted,
+    /// `merge`: done, but parts of the tournament are missing (said on
+    /// stderr): exit 3.
+    Incomplete,
 }
 
 impl Status {
@@ -23,6 +26,7 @@ impl Status {
             Status::ContractBroken => 1,
             Status::BadInput => 2,
             Status::Interrupted => 130,
+            Status::Incomplete => 3,
         }
     }
 }

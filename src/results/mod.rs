@@ -5,8 +5,10 @@
 //! their colours). A tournament is a plan of game keys: resuming it, or
 //! rerunning it after a bot was added, plays only the keys not stored yet.
 
+mod shards;
 mod store;
 mod writer;
 
+pub use shards::{Merged, ShardRow};
 pub use store::{Checkpoint, GameRow, Store, TournamentRow};
 pub use writer::{Pending, Writer, WriterThread};

@@ -38,6 +38,14 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     updated_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (challenge, checkpoint_key)
 );
+CREATE TABLE IF NOT EXISTS shards (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    shard         INTEGER NOT NULL,      -- part `shard` of `count` (`--shard I/N`)
+    count         INTEGER NOT NULL,
+    complete      INTEGER NOT NULL DEFAULT 0,
+    play_seconds  REAL NOT NULL DEFAULT 0, -- merged: the part's play time counted
+    PRIMARY KEY (tournament_id, count, shard)
+);
 ";
 
 /// From this many keys on, [`Store::games`] reads all of the challenge's
@@ -74,7 +82,7 @@ pub struct Checkpoint {
 
 /// An open results database.
 pub struct Store {
-    conn: Connection,
+    pub(super) conn: Connection,
 }
 
 impl Store {
@@ -354,7 +362,7 @@ fn prefix_end(prefix: &str) -> Option<String> {
     None
 }
 
-fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
+pub(super) fn row_to_tournament(r: &rusqlite::Row<'_>) -> rusqlite::Result<TournamentRow> {
     Ok(TournamentRow {
         id: r.get(0)?,
         challenge: r.get(1)?,

@@ -20,6 +20,7 @@ mod preflight;
 mod protocols;
 mod resume;
 mod sandbox;
+mod shard;
 mod tidy;
 mod transport;
 mod two_referees;

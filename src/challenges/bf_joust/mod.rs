@@ -16,7 +16,7 @@ pub use play::{play, PlayArgs};
 
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, Loaded, RunContext,
-    SeedDefault,
+    SeedDefault, Sharding,
 };
 use crate::error::{Error, Result};
 use crate::first_call::Verdict;
@@ -45,6 +45,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bots_thinking_per_game: 1,
     seed: SeedDefault::Zero,
     settings: bf::SETTINGS,
+    sharding: Sharding::By("pairing"),
 };
 
 impl Challenge for BfJoust {
@@ -204,7 +205,12 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     };
     let spec = &ctx.spec;
     let settings = settings(spec).map_err(Error::input)?;
-    let plan = bf::plan_matches(&settings, &entries(spec), spec.seed);
+    let mut plan = bf::plan_matches(&settings, &entries(spec), spec.seed);
+    // A shard plays every match of each of its pairings.
+    plan.retain(|m| {
+        ctx.shard
+            .owns_pairing(&spec.bots[m.left].name, &spec.bots[m.right].name)
+    });
     let keys: Vec<String> = plan
         .iter()
         .map(|m| match_key(spec, settings.cycles, m))

@@ -41,6 +41,7 @@ pub use standings::leaderboard;
 use crate::bot::BotProgram;
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
+    Sharding,
 };
 use crate::error::{Error, Result};
 use crate::first_call::Verdict;
@@ -67,6 +68,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bots_thinking_per_game: 1,
     seed: SeedDefault::Zero,
     settings: game_forty::SETTINGS,
+    sharding: Sharding::By("block"),
 };
 
 impl Challenge for Forty {
@@ -184,6 +186,7 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
         programs,
         logs,
         jobs,
+        shard,
         ..
     } = ctx;
     let (cancel, progress) = (
@@ -193,6 +196,13 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     let s = settings(&spec).map_err(Error::input)?;
     let n = spec.bots.len();
     let blocks = game_forty::block_count(s.games);
+    // A shard plays whole blocks: its own, by number.
+    let mine = |b: u64| shard.owns_index(b);
+    let games_in = |b: u64| {
+        let range = block_games(b, s.games);
+        range.end - range.start
+    };
+    let total: u64 = (0..blocks).filter(|&b| mine(b)).map(games_in).sum();
     prepare_folders(&spec)?;
 
     // What earlier runs committed.
@@ -212,13 +222,11 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     })?;
     let already_done: u64 = done
         .iter()
-        .map(|&b| {
-            let range = block_games(b, s.games);
-            range.end - range.start
-        })
+        .filter(|&&b| mine(b))
+        .map(|&b| games_in(b))
         .sum();
     let mut report = RunReport {
-        total: usize::try_from(s.games).unwrap_or(usize::MAX),
+        total: usize::try_from(total).unwrap_or(usize::MAX),
         already_done: usize::try_from(already_done).unwrap_or(usize::MAX),
         ..RunReport::default()
     };
@@ -243,7 +251,7 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     };
     crate::output::print_stdout(&format!("{}\n", report::preamble(&preamble)))?;
     session.resuming(report.already_done, Some(report.total), "games");
-    if already_done >= s.games {
+    if already_done >= total {
         return Ok(report);
     }
 
@@ -290,7 +298,7 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     let mut tally = Tally {
         progress: &progress,
         committed: already_done,
-        total: s.games,
+        total,
         at_start: already_done,
         started,
         shown_percent: u32::MAX,
@@ -309,7 +317,7 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
         while *next_block < blocks {
             let b = *next_block;
             *next_block += 1;
-            if !done.contains(&b) {
+            if mine(b) && !done.contains(&b) {
                 return Some(block_games(b, s.games).start);
             }
         }

@@ -45,6 +45,7 @@ pub use play::{play, InterfaceArg, PlayArgs};
 
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
+    Sharding,
 };
 use crate::error::{Error, Result};
 use crate::first_call::Verdict;
@@ -71,6 +72,10 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bots_thinking_per_game: 2,
     seed: SeedDefault::Zero,
     settings: game_gun_duel::SETTINGS,
+    sharding: Sharding::Refused(
+        "gun-duel's elimination rounds each depend on the results of the one before, \
+         so its tournament is one chain that cannot be parted",
+    ),
 };
 
 impl Challenge for GunDuel {

@@ -43,6 +43,7 @@ pub use standings::leaderboard;
 use crate::bot::{run_once, BotLog, BotProgram, CallTimes, Limits, Outcome};
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
+    Sharding,
 };
 use crate::error::Result;
 use crate::first_call::{judge_call, Verdict};
@@ -68,6 +69,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bots_thinking_per_game: 1,
     seed: SeedDefault::DrawAndRecord,
     settings: game_heist::SETTINGS,
+    sharding: Sharding::By("series"),
 };
 
 impl Challenge for Heist {

@@ -308,7 +308,9 @@ pub(super) async fn run(session: Session, ctx: RunContext) -> Result<RunReport> 
 
     let mut report = RunReport::default();
     let mut pending = Vec::new();
-    for t in 1..=settings.tournaments {
+    // A shard plays whole series: tournament t is unit t - 1.
+    let mine = (1..=settings.tournaments).filter(|&t| ctx.shard.owns_index(u64::from(t - 1)));
+    for t in mine {
         let key = tournament_key(&ctx.spec, &settings, t);
         let state = match load_state(&session.store(), &key, t)? {
             Some(state) => state,

@@ -9,11 +9,13 @@ pub use play::{play, PlayArgs};
 use crate::bot::{run_once, BotLog, BotProgram, CallTimes, Limits, Outcome};
 use crate::challenge::{
     BotKind, BoxFuture, Challenge, ChallengeId, ChallengeInfo, FirstCall, RunContext, SeedDefault,
+    Sharding,
 };
 use crate::error::{Error, Result};
 use crate::first_call::{judge_call, Verdict};
 use crate::results::{Store, TournamentRow};
 use crate::session::Session;
+use crate::shard::Shard;
 use crate::standings::{competition_ranks, Format, Leaderboard, Row};
 use crate::tournament::round_robin::{GamePlan, PlannedGame, Played};
 use crate::tournament::{RunReport, TournamentSpec};
@@ -122,6 +124,7 @@ static INFO: ChallengeInfo = ChallengeInfo {
     bots_thinking_per_game: 1,
     seed: SeedDefault::Zero,
     settings: game_meta_ttt::SETTINGS,
+    sharding: Sharding::By("pairing"),
 };
 
 impl Challenge for MetaTtt {
@@ -167,9 +170,12 @@ impl Tournament {
         spec: TournamentSpec,
         programs: Vec<BotProgram>,
         logs: Vec<BotLog>,
+        shard: Shard,
     ) -> std::result::Result<Tournament, String> {
         let settings = settings(&spec)?;
-        let pairs = standings::schedule(spec.bots.len());
+        // A shard plays both games of each of its pairings.
+        let mut pairs = standings::schedule(spec.bots.len());
+        pairs.retain(|&(x, o)| shard.owns_pairing(&spec.bots[x].name, &spec.bots[o].name));
         let plan = plan(&spec, &settings, &pairs);
         Ok(Tournament {
             spec,
@@ -393,7 +399,8 @@ async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
 /// Runs (or resumes) a meta-ttt tournament.
 async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     prepare_folders(&ctx.spec)?;
-    let tournament = Tournament::new(ctx.spec, ctx.programs, ctx.logs).map_err(Error::input)?;
+    let tournament =
+        Tournament::new(ctx.spec, ctx.programs, ctx.logs, ctx.shard).map_err(Error::input)?;
     crate::tournament::round_robin::run(Arc::new(tournament), session, ctx.jobs).await
 }
 
