@@ -189,7 +189,7 @@ fn meta_ttt(dir: &Path) {
     )
     .unwrap();
     let ins = format!(
-        "challenge: meta-ttt\ntimeout-ms: 10000\nfirstLegal {}\nfirstLegalPy {} {}\n\
+        "challenge: meta-ttt\ntimeout-ms: 10000\nmax-rounds: 8\nfirstLegal {}\nfirstLegalPy {} {}\n\
          tactician {} tactician/bot.py\nsilent true\n",
         q(&first_legal()),
         python(),
