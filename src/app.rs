@@ -4,7 +4,9 @@
 
 use crate::challenge::{ChallengeId, ChallengeInfo, RunContext};
 use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
-use crate::cli::{CheckArgs, CheckCommand, Cli, Command, PlayCommand, RunArgs, StandingsArgs};
+use crate::cli::{
+    CheckArgs, CheckCommand, Cli, Command, PlayCommand, ReportArgs, RunArgs, StandingsArgs,
+};
 use crate::config::{self, Overrides};
 use crate::error::{Error, Result};
 use crate::lock;
@@ -39,6 +41,7 @@ pub fn main(cli: Cli) -> Result<Status> {
             Some(Command::Watch(args)) => watch(args, quiet).await,
             Some(Command::Play(args)) => play(args, quiet).await,
             Some(Command::Standings(args)) => standings(args),
+            Some(Command::Report(args)) => report(args),
             Some(Command::Check(args)) => check(args, quiet).await,
             Some(Command::Protocols) => protocols(),
             Some(Command::New(args)) => crate::new_bot::new(args),
@@ -124,7 +127,23 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<Status> {
     else {
         return Ok(Status::Interrupted);
     };
+    let _live = live_page(&args, &dir, &cancel)?;
     run_pass(&args, &support, &cancel, progress, &mut BTreeSet::new()).await
+}
+
+/// `--serve ADDR`: the live page, until the command ends (the handle's drop).
+fn live_page(
+    args: &RunArgs,
+    dir: &Path,
+    cancel: &CancellationToken,
+) -> Result<Option<crate::report::serve::LivePage>> {
+    let Some(addr) = args.serve else {
+        return Ok(None);
+    };
+    let live = crate::report::serve::start(addr, results_db(args, dir), cancel)?;
+    // Shown even with --quiet: it is what the organiser asked for.
+    eprintln!("referee: live report at http://{}/", live.addr);
+    Ok(Some(live))
 }
 
 /// The folder of `--instructions`.
@@ -169,6 +188,8 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
     else {
         return Ok(Status::Interrupted);
     };
+
+    let _live = live_page(&args, &dir, &cancel)?;
 
     // Events are counted, not queued: a bot writing all night costs nothing.
     let events = Arc::new(AtomicU64::new(0));
@@ -351,6 +372,35 @@ pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Re
     })?;
     let table = challenge.get().standings(store, &row, &spec, format)?;
     Ok(crate::standings::with_absent(table, format, &spec.absent))
+}
+
+/// `referee report`: the HTML page of a stored tournament.
+fn report(args: ReportArgs) -> Result<Status> {
+    let db = database(args.db.as_ref(), args.instructions.as_ref());
+    let out = args.out.clone().unwrap_or_else(|| {
+        args.instructions
+            .as_deref()
+            .unwrap_or(&db)
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            .join("report.html")
+    });
+    crate::report::write(&db, args.tournament, &out)?;
+    print_stdout(&format!("{}\n", out.display()))?;
+    Ok(Status::Done)
+}
+
+/// `--db`, else results.db beside `--instructions`, else in the current
+/// directory.
+fn database(db: Option<&PathBuf>, instructions: Option<&PathBuf>) -> PathBuf {
+    match (db, instructions) {
+        (Some(db), _) => db.clone(),
+        (None, Some(ins)) => ins
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            .join("results.db"),
+        (None, None) => PathBuf::from("results.db"),
+    }
 }
 
 fn standings(args: StandingsArgs) -> Result<Status> {

@@ -49,6 +49,9 @@ pub enum Command {
     Play(PlayCommand),
     /// Print the leaderboard again from the results database.
     Standings(StandingsArgs),
+    /// Write a self-contained HTML report of a stored tournament: settings,
+    /// standings, faults, pictures and replays (no network needed to open it).
+    Report(ReportArgs),
     /// Check a bot against scripted positions before submitting it: output
     /// format, time per move, files written, exit behaviour. With
     /// --instructions instead: start every bot of a tournament once, as the
@@ -97,6 +100,11 @@ pub struct RunArgs {
     /// setting's own flag (below) beats it.
     #[arg(long = "set", value_name = "KEY=VALUE", value_parser = crate::config::parse_set)]
     pub settings: Vec<(String, String)>,
+    /// Serve the live report over HTTP while games are played (read-only):
+    /// HOST:PORT, or a port alone for 127.0.0.1:PORT. Port 0 picks a free
+    /// one; the address is printed on stderr.
+    #[arg(long, value_name = "ADDR", value_parser = crate::report::serve::parse_addr)]
+    pub serve: Option<std::net::SocketAddr>,
     #[command(flatten)]
     pub setting_flags: SettingFlags,
 }
@@ -153,6 +161,24 @@ pub struct StandingsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// A tournament id (default: the most recently run).
+    #[arg(long)]
+    pub tournament: Option<i64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The tournament's instructions.txt: the database beside it, and the
+    /// report's default place (report.html beside it).
+    #[arg(long, value_name = "FILE")]
+    pub instructions: Option<PathBuf>,
+    /// Results database (default: results.db beside --instructions, or in the current directory).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Where to write the page (default: report.html beside instructions.txt,
+    /// or beside the database).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
     /// A tournament id (default: the most recently run).
     #[arg(long)]
     pub tournament: Option<i64>,

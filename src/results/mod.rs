@@ -8,5 +8,5 @@
 mod store;
 mod writer;
 
-pub use store::{Checkpoint, GameRow, Store, TournamentRow};
+pub use store::{Checkpoint, GameRow, Store, TournamentRow, TournamentTimes};
 pub use writer::{Pending, Writer, WriterThread};

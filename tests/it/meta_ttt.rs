@@ -81,7 +81,11 @@ fn v12_tournament_output_is_the_posts() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    // The post's lines (best first), the time line, then the winner and
+    // the faults of each bot that had any.
+    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines[3], "Winner: firstLegal", "{text}");
+    assert!(lines[4].starts_with("faults: silent: "), "{text}");
     assert_eq!(
         lines[0],
         "Bot 1, firstLegal, has 2 wins and made 0 illegal moves, for a total of 344 points."
