@@ -70,8 +70,11 @@ pub fn bars(x_label: &str, bars: &[Bar]) -> String {
             .disable_y_mesh()
             .light_line_style(WHITE)
             .y_labels(n)
+            // The first bar on top: row i is drawn at n - 1 - i.
             .y_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+                SegmentValue::CenterOf(i) if *i < n => {
+                    labels.get(n - 1 - *i).cloned().unwrap_or_default()
+                }
                 _ => String::new(),
             })
             .x_desc(x_label)
@@ -79,6 +82,7 @@ pub fn bars(x_label: &str, bars: &[Bar]) -> String {
             .draw()?;
         let fill = RGBColor(70, 130, 180);
         chart.draw_series(bars.iter().enumerate().map(|(i, b)| {
+            let i = n - 1 - i;
             let mut r = Rectangle::new(
                 [
                     (0.0, SegmentValue::Exact(i)),
@@ -90,6 +94,7 @@ pub fn bars(x_label: &str, bars: &[Bar]) -> String {
             r
         }))?;
         chart.draw_series(bars.iter().enumerate().filter_map(|(i, b)| {
+            let i = n - 1 - i;
             let (lo, hi) = b.interval?;
             Some(ErrorBar::new_horizontal(
                 SegmentValue::CenterOf(i),
@@ -132,7 +137,7 @@ pub fn lines(x_label: &str, y_label: &str, lines: &[Line]) -> String {
         let mut chart = ChartBuilder::on(&root)
             .margin(10)
             .x_label_area_size(36)
-            .y_label_area_size(60)
+            .y_label_area_size(86)
             .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))?;
         let whole = |v: &f64| {
             if v.fract() == 0.0 {
@@ -141,16 +146,25 @@ pub fn lines(x_label: &str, y_label: &str, lines: &[Line]) -> String {
                 String::new()
             }
         };
+        let span = y1 - y0;
+        let number = |v: &f64| {
+            if span >= 10.0 {
+                format!("{v:.0}")
+            } else {
+                format!("{v:.2}")
+            }
+        };
         chart
             .configure_mesh()
             .light_line_style(WHITE)
             .x_label_formatter(&whole)
+            .y_label_formatter(&number)
             .x_desc(x_label)
             .y_desc(y_label)
             .label_style(("sans-serif", 13))
             .draw()?;
         for (i, line) in lines.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
+            let color = color(i);
             let series = chart.draw_series(LineSeries::new(
                 line.points.iter().copied(),
                 color.stroke_width(2),
@@ -173,6 +187,27 @@ pub fn lines(x_label: &str, y_label: &str, lines: &[Line]) -> String {
     })()
     .map_err(|e| e.to_string());
     finish(svg, drawn)
+}
+
+/// Ten distinct colours that read on white (Tableau 10), then plotters'
+/// palette.
+fn color(i: usize) -> RGBAColor {
+    const TEN: [(u8, u8, u8); 10] = [
+        (31, 119, 180),
+        (255, 127, 14),
+        (44, 160, 44),
+        (214, 39, 40),
+        (148, 103, 189),
+        (140, 86, 75),
+        (227, 119, 194),
+        (127, 127, 127),
+        (188, 189, 34),
+        (23, 190, 207),
+    ];
+    match TEN.get(i) {
+        Some(&(r, g, b)) => RGBColor(r, g, b).to_rgba(),
+        None => Palette99::pick(i).to_rgba(),
+    }
 }
 
 /// A square matrix as a heat map table: row bot against column bot. Each

@@ -267,17 +267,31 @@ fn cell(v: &Value) -> String {
 
 /// Every bot's row: rank, score, counts, faults by kind, and why it is out.
 fn faults(c: &Content) -> String {
+    // Only the kinds some bot made, and the counts the challenge keeps.
     let mut kinds: Vec<String> = c
         .rows
         .iter()
         .filter_map(|r| r["faults"].as_object())
-        .flat_map(|f| f.keys().cloned())
+        .flat_map(|f| f.iter().filter(|(_, n)| n.as_u64() != Some(0)))
+        .map(|(k, _)| k.clone())
         .collect();
     kinds.sort();
     kinds.dedup();
+    let counts: Vec<(&str, &str)> = [
+        ("played", "Played"),
+        ("wins", "W"),
+        ("draws", "D"),
+        ("losses", "L"),
+    ]
+    .into_iter()
+    .filter(|(key, _)| c.rows.iter().any(|r| !r[*key].is_null()))
+    .collect();
     let mut out = String::from(
-        "<section><h2>Bots and faults</h2><table class=\"grid\"><tr><th>Rank</th><th>Bot</th><th>Score</th><th>Played</th><th>W</th><th>D</th><th>L</th>",
+        "<section><h2>Bots and faults</h2><table class=\"grid\"><tr><th>Rank</th><th>Bot</th><th>Score</th>",
     );
+    for (_, head) in &counts {
+        let _ = write!(out, "<th>{head}</th>");
+    }
     for k in &kinds {
         let _ = write!(out, "<th>{}</th>", escape(k));
     }
@@ -286,16 +300,19 @@ fn faults(c: &Content) -> String {
         let out_reason = &r["out"];
         let _ = write!(
             out,
-            "<tr{}><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
-            if out_reason.is_null() { "" } else { " class=\"out\"" },
+            "<tr{}><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>",
+            if out_reason.is_null() {
+                ""
+            } else {
+                " class=\"out\""
+            },
             cell(&r["rank"]),
             cell(&r["name"]),
             cell(&r["score"]),
-            cell(&r["played"]),
-            cell(&r["wins"]),
-            cell(&r["draws"]),
-            cell(&r["losses"]),
         );
+        for (key, _) in &counts {
+            let _ = write!(out, "<td class=\"num\">{}</td>", cell(&r[*key]));
+        }
         for k in &kinds {
             let n = r["faults"][k.as_str()].as_u64().unwrap_or(0);
             let _ = write!(
