@@ -295,7 +295,11 @@ fn faults(c: &Content) -> String {
     for k in &kinds {
         let _ = write!(out, "<th>{}</th>", escape(k));
     }
-    out.push_str("<th>CPU s</th><th>Out / not playing</th></tr>");
+    let cpu = c.rows.iter().any(|r| !r["cpu_seconds"].is_null());
+    if cpu {
+        out.push_str("<th>CPU s</th>");
+    }
+    out.push_str("<th>Out / not playing</th></tr>");
     for r in &c.rows {
         let out_reason = &r["out"];
         let _ = write!(
@@ -321,12 +325,10 @@ fn faults(c: &Content) -> String {
                 if n == 0 { String::new() } else { n.to_string() }
             );
         }
-        let _ = write!(
-            out,
-            "<td class=\"num\">{}</td><td>{}</td></tr>",
-            cell(&r["cpu_seconds"]),
-            cell(out_reason)
-        );
+        if cpu {
+            let _ = write!(out, "<td class=\"num\">{}</td>", cell(&r["cpu_seconds"]));
+        }
+        let _ = write!(out, "<td>{}</td></tr>", cell(out_reason));
     }
     out.push_str("</table>");
     if kinds.is_empty() {

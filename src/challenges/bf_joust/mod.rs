@@ -10,6 +10,7 @@
 
 pub mod check;
 pub mod play;
+pub mod report;
 
 pub use check::CheckArgs;
 pub use play::{play, PlayArgs};
@@ -78,6 +79,15 @@ impl Challenge for BfJoust {
         format: Format,
     ) -> Result<String> {
         standings(store, spec, format)
+    }
+
+    fn report(
+        &self,
+        store: &Store,
+        _row: &TournamentRow,
+        spec: &TournamentSpec,
+    ) -> Result<crate::report::ReportData> {
+        report::report(store, spec)
     }
 }
 
