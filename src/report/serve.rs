@@ -110,19 +110,27 @@ fn waiting(db: &Path) -> Snapshot {
 }
 
 /// Rebuilds the snapshot whenever the latest tournament's stored games or
-/// play time changed, until `stop`.
+/// play time changed, until `stop`. A rebuild that took long waits four
+/// times as long before the next, so the page never takes more than a
+/// fifth of a core from the tournament.
 fn keep_snapshot(db: &Path, snapshot: &RwLock<Arc<Snapshot>>, stop: &CancellationToken) {
     let mut seen = String::new();
     while !stop.is_cancelled() {
+        let started = std::time::Instant::now();
+        let mut pause = LOOK_EVERY;
         if let Some((key, built)) = build(db, &seen) {
             seen = key;
             if let Some(s) = built {
                 if let Ok(mut slot) = snapshot.write() {
                     *slot = Arc::new(s);
                 }
+                pause = pause.max(4 * started.elapsed());
             }
         }
-        std::thread::sleep(LOOK_EVERY);
+        let until = std::time::Instant::now() + pause;
+        while !stop.is_cancelled() && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(100));
+        }
     }
 }
 

@@ -147,7 +147,7 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
             "<tr><td>{}</td><td>{}</td><td>{lengths}</td><td><code>{}</code>{}</td><td class=\"num\">{l}:{r}</td></tr>",
             escape(&names[p.left]),
             escape(&names[p.right]),
-            p.result_string(),
+            escape(&p.result_string()),
             if p.matches.len() < p.planned {
                 format!(" ({} of {} played)", p.matches.len(), p.planned)
             } else {
