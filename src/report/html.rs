@@ -64,8 +64,8 @@ table.ttt td.wonO{background:#d3e2f6}
 .tape{font-family:monospace;font-size:.8em;white-space:pre}
 "#;
 
-/// Steps the frames of every replay; live, polls `state` and swaps the
-/// page's content in when a game committed.
+/// Steps the frames of every replay (`#replayN@K` in the address opens
+/// replay N at position K); draws grid boards.
 const SCRIPT: &str = r#"
 function grid(e){if(!e.dataset.cells||e.querySelector('table'))return;
 var n=+e.dataset.side,b=+e.dataset.block,c=e.dataset.cells,w=e.dataset.blocks,l=+e.dataset.last;
@@ -81,10 +81,15 @@ var i=+r.dataset.at+d;if(i<0)i=0;if(i>=f.length)i=f.length-1;r.dataset.at=i;
 f.forEach(function(e,k){e.classList.toggle('shown',k===i);if(k===i)grid(e)});
 r.querySelector('.at').textContent=(i+1)+' / '+f.length;r.querySelector('input').value=i;}
 function jump(id,v){var r=document.getElementById(id);step(id,+v-(+r.dataset.at));}
-function grids(){document.querySelectorAll('.frame.shown').forEach(grid);}
+function grids(){document.querySelectorAll('.frame.shown').forEach(grid);
+var h=/^#(replay\d+)(?:@(\d+))?$/.exec(location.hash);if(!h)return;
+var d=document.getElementById('d'+h[1]);if(!d)return;d.open=true;
+if(h[2]!==undefined&&document.getElementById(h[1]))jump(h[1],+h[2]);d.scrollIntoView();}
 document.addEventListener('DOMContentLoaded',grids);
 "#;
 
+/// Live: polls `state` and swaps the page's content in when a game
+/// committed, keeping open replays open.
 const LIVE: &str = r#"
 var version=document.body.dataset.version;
 function poll(){fetch('state',{cache:'no-store'}).then(function(r){return r.json()}).then(function(s){
@@ -104,6 +109,7 @@ pub fn page(c: &Content, live: bool) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; connect-src 'self'\">\
          <title>{}</title><style>{STYLE}</style><script>{SCRIPT}</script></head>\
          <body data-version=\"{}\"><div id=\"report\">",
         escape(&title),
@@ -356,10 +362,10 @@ fn replays(replays: &[Replay], note: Option<&str>) -> String {
             let _ = write!(
                 out,
                 "<div class=\"stepper\" id=\"{id}\" data-at=\"{last}\">\
-                 <button type=\"button\" onclick=\"step('{id}',-1e9)\">⏮</button>\
+                 <button type=\"button\" onclick=\"step('{id}',-1e9)\">« first</button>\
                  <button type=\"button\" onclick=\"step('{id}',-1)\">◀ back</button>\
                  <button type=\"button\" onclick=\"step('{id}',1)\">next ▶</button>\
-                 <button type=\"button\" onclick=\"step('{id}',1e9)\">⏭</button>\
+                 <button type=\"button\" onclick=\"step('{id}',1e9)\">last »</button>\
                  <input type=\"range\" min=\"0\" max=\"{last}\" value=\"{last}\" oninput=\"jump('{id}',this.value)\"> \
                  <span class=\"at\">{} / {}</span>",
                 r.frames.len(),
@@ -389,7 +395,7 @@ fn replays(replays: &[Replay], note: Option<&str>) -> String {
         if let Some(cmd) = &r.command {
             let _ = write!(
                 out,
-                "<p class=\"note\">Play it again with a transcript: <code>{}</code></p>",
+                "<p class=\"note\">Play it again with a transcript, in the tournament folder: <code>{}</code></p>",
                 escape(cmd)
             );
         }

@@ -173,6 +173,82 @@ fn a_forty_report_charts_win_rates_with_intervals_and_time_per_turn() {
     assert!(html.contains("1000 of 1000 games"));
 }
 
+/// Headless Chromium, if installed (`.ci/run` installs it).
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser"].into_iter().find(|c| {
+        Command::new(c)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+#[test]
+fn chromium_renders_the_report_offline_and_a_replay_steps() {
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: no chromium");
+        return;
+    };
+    let dir = tournament(
+        "challenge: meta-ttt
+alpha sh alpha/run.sh
+bravo sh bravo/run.sh
+",
+    );
+    first_legal_folder(dir.path(), "alpha");
+    first_legal_folder(dir.path(), "bravo");
+    let out = referee(dir.path(), &["--instructions", "instructions.txt", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    report(dir.path(), &["alpha", "bravo"]);
+    let profile = tempfile::tempdir().unwrap();
+    // `#replay1@3`: the second replay opened and stepped to its 4th position.
+    let url = format!(
+        "file://{}#replay1@3",
+        dir.path().join("report.html").display()
+    );
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    let dom = stdout(&out);
+    let log = stderr(&out);
+    assert!(dom.contains("alpha") && dom.contains("bravo"), "{log}");
+    assert!(
+        dom.contains("<details class=\"replay\" id=\"dreplay1\" open=\"\">"),
+        "opened"
+    );
+    assert!(dom.contains("id=\"replay1\" data-at=\"3\""), "stepped");
+    assert!(
+        dom.contains("<span class=\"at\">4 / "),
+        "the position shown"
+    );
+    // The script drew the shown boards: the stepped one and each replay's last.
+    assert!(
+        dom.matches("<table class=\"ttt\">").count() >= 3,
+        "boards drawn"
+    );
+    // No script error, and nothing refused by the page's policy (nothing
+    // tried to load).
+    for line in log.lines() {
+        assert!(
+            !line.contains("Uncaught") && !line.contains("Content Security Policy"),
+            "{line}"
+        );
+    }
+}
+
 /// One GET; the status line and body.
 fn get(addr: SocketAddr, path: &str) -> Option<(String, String)> {
     let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).ok()?;
