@@ -16,7 +16,11 @@ use std::fmt::Write;
 /// The report of a stored gun-duel tournament.
 pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
     let (settings, interfaces) = resolve(spec).map_err(Error::machine)?;
-    let (records, _, _, stored) = stored_records(store, spec)?;
+    let super::standings::Stored {
+        records,
+        duels: stored,
+        ..
+    } = stored_records(store, spec)?;
     let names: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
     let n = names.len();
     let mut sections = vec![Section {

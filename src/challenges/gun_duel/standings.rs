@@ -152,23 +152,31 @@ fn leaderboard(
     }
 }
 
+/// A stored tournament as far as its duels take it.
+pub(super) struct Stored {
+    /// Every bot's record, in instructions order.
+    pub records: Vec<BotRecord>,
+    /// Faults of the complete rounds' duels.
+    pub faults: Vec<FaultCounts>,
+    pub tallies: Vec<Tally>,
+    /// Every stored duel by key.
+    pub duels: HashMap<String, StoredDuel>,
+}
+
 /// The replayed tournament, its records and faults, and the tallies.
-pub(super) fn stored_records(
-    store: &Store,
-    spec: &TournamentSpec,
-) -> Result<(
-    Vec<BotRecord>,
-    Vec<FaultCounts>,
-    Vec<Tally>,
-    HashMap<String, StoredDuel>,
-)> {
+pub(super) fn stored_records(store: &Store, spec: &TournamentSpec) -> Result<Stored> {
     let (settings, interfaces) = resolve(spec).map_err(Error::machine)?;
-    let stored = load(store, spec)?;
-    let (t, faults) = replay(spec, &settings, &stored)?;
+    let duels = load(store, spec)?;
+    let (t, faults) = replay(spec, &settings, &duels)?;
     let (names, languages) = names_and_languages(spec);
     let records = t.records(&names, &languages);
-    let tallies = tally(spec, &interfaces, &stored);
-    Ok((records, faults, tallies, stored))
+    let tallies = tally(spec, &interfaces, &duels);
+    Ok(Stored {
+        records,
+        faults,
+        tallies,
+        duels,
+    })
 }
 
 /// The leaderboard of a stored gun-duel tournament: the original final
@@ -180,10 +188,10 @@ pub(super) fn standings(
     spec: &TournamentSpec,
     format: Format,
 ) -> Result<String> {
-    let (records, faults, tallies, _) = stored_records(store, spec)?;
-    let board = leaderboard(&records, &faults, &tallies, format == Format::Csv);
+    let s = stored_records(store, spec)?;
+    let board = leaderboard(&s.records, &s.faults, &s.tallies, format == Format::Csv);
     Ok(match format {
-        Format::Text | Format::Md => board.with_notes(final_table(&records)),
+        Format::Text | Format::Md => board.with_notes(final_table(&s.records)),
         Format::Json => board.to_json(),
         Format::Csv => board.to_csv(),
     })
