@@ -164,7 +164,7 @@ Winners (tied): Rusher, Mirror
     );
     assert_eq!(
         stdout(&csv).lines().nth(4),
-        Some("4,Suicide,0,-,0,0,63,63,false,,")
+        Some("4,Suicide,0,63,0,0,63,,,,-,63,false,")
     );
 }
 

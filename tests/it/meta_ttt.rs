@@ -132,7 +132,18 @@ fn misbehaving_bots_in_four_languages_get_the_contracts_answer() {
         &["--instructions", "instructions.txt", "--quiet"],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out).lines().count(), 6);
+    // A line per bot and the time line, then the winner and faults.
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("Bot ")).count(),
+        5,
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().nth(5).map(|l| l.starts_with("With 5 bots")),
+        Some(true),
+        "{text}"
+    );
     // data.txt is never reset.
     assert_eq!(
         std::fs::read_to_string(dir.path().join("garbage/data.txt")).unwrap(),

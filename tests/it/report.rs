@@ -104,7 +104,13 @@ fn a_gun_duel_report_has_the_rounds_the_matrix_duels_and_the_dead() {
     assert!(html.contains("<h2>Pairwise wins</h2>"));
     assert!(replays(&html) >= 6, "every duel of round 1 at least");
     assert!(html.contains("<th>ammo</th>"));
-    // The bot whose process quit is dead, and the page says so.
+    // The bot whose process quit is dead: the text standings and the page
+    // say so.
+    let text = stdout(&out);
+    assert!(
+        text.contains("\nout: Quitter: dead from round 1: its process ended; no move after that\n"),
+        "{text}"
+    );
     assert!(html.contains("dead from round 1"), "the reason a bot died");
 }
 

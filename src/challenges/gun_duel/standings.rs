@@ -87,10 +87,14 @@ pub(super) fn tally(
                     .into_iter()
                     .find(|k| f.0.get(k).copied().unwrap_or(0) > 0);
                 if let Some(kind) = kind {
+                    let how = match kind {
+                        Fault::Timeout => "its process timed out",
+                        Fault::Crash => "its process ended",
+                        _ => "the sandbox stopped its process",
+                    };
                     t.dead = Some(format!(
-                        "dead from round {} (its process: {}), every later move none",
-                        d.duel.round,
-                        kind.name()
+                        "dead from round {}: {how}; no move after that",
+                        d.duel.round
                     ));
                 }
             }
