@@ -142,8 +142,10 @@ fn cell(v: &Value) -> String {
     }
 }
 
+/// `kind=N kind=N`, the kinds that happened (forty keeps zero counts).
 fn faults_text(f: &BTreeMap<String, u64>) -> String {
     f.iter()
+        .filter(|(_, v)| **v > 0)
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(" ")
@@ -341,7 +343,7 @@ mod tests {
                     name: "a,b".into(),
                     score: json!(10),
                     played: Some(4),
-                    faults: BTreeMap::from([("timeout".to_string(), 2)]),
+                    faults: BTreeMap::from([("timeout".to_string(), 2), ("crash".to_string(), 0)]),
                     cpu_seconds: Some(0.12345),
                     extra: vec![json!(3)],
                     ..Row::default()

@@ -36,7 +36,7 @@ table.grid{border-collapse:collapse;font-size:.92em}
 table.grid th,table.grid td{border:1px solid #dde1e8;padding:4px 8px;text-align:left}
 table.grid td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.out td{color:#8a2b2b}
-pre{background:#f0f2f5;padding:10px;overflow-x:auto;font-size:.86em;line-height:1.25}
+pre{background:#f0f2f5;padding:10px;overflow:auto;max-height:40em;font-size:.86em;line-height:1.25}
 .winner{font-size:1.15em;margin:6px 0 12px}
 .note{color:#5a6475;font-size:.9em}
 .progress{height:10px;background:#e3e7ee;border-radius:5px;overflow:hidden;margin:6px 0}
