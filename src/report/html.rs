@@ -96,7 +96,8 @@ function poll(){fetch('state',{cache:'no-store'}).then(function(r){return r.json
  if(s.version!==version){return fetch('content',{cache:'no-store'}).then(function(r){return r.text()}).then(function(t){
   var open={};document.querySelectorAll('details[id]').forEach(function(d){open[d.id]=d.open});
   document.getElementById('report').innerHTML=t;version=s.version;
-  document.querySelectorAll('details[id]').forEach(function(d){if(open[d.id])d.open=true});});}
+  document.querySelectorAll('details[id]').forEach(function(d){if(open[d.id])d.open=true});
+  document.querySelectorAll('.frame.shown').forEach(grid);});}
 }).catch(function(){}).then(function(){setTimeout(poll,2000)});}
 setTimeout(poll,2000);
 "#;
