@@ -213,21 +213,37 @@ fn color(i: usize) -> RGBAColor {
 /// A square matrix as a heat map table: row bot against column bot. Each
 /// cell holds its text and a share in 0..=1 (green for the row bot, red
 /// for the column bot); `None` for the diagonal or a pair not played.
-pub fn heat_map(names: &[String], cells: &[Vec<Option<(f64, String)>>], legend: &str) -> String {
+/// Rows and columns are shown in `order` (indices into `names`; the
+/// standings' order puts the winner top left).
+pub fn heat_map(
+    names: &[String],
+    cells: &[Vec<Option<(f64, String)>>],
+    order: &[usize],
+    legend: &str,
+) -> String {
+    let order: Vec<usize> = order.iter().copied().filter(|&i| i < names.len()).collect();
     let mut out = String::from("<div class=\"matrix\"><table class=\"heat\"><tr><th></th>");
-    for (j, n) in names.iter().enumerate() {
-        out.push_str(&format!("<th title=\"{}\">{}</th>", escape(n), j + 1));
+    for (k, &j) in order.iter().enumerate() {
+        out.push_str(&format!(
+            "<th title=\"{}\">{}</th>",
+            escape(&names[j]),
+            k + 1
+        ));
     }
     out.push_str("</tr>");
-    for (i, row) in cells.iter().enumerate() {
-        let name = names.get(i).map_or("", String::as_str);
+    for (k, &i) in order.iter().enumerate() {
+        let name = &names[i];
         out.push_str(&format!(
             "<tr><th class=\"name\">{} <sub>{}</sub></th>",
             escape(name),
-            i + 1
+            k + 1
         ));
-        for (j, cell) in row.iter().enumerate() {
-            let against = names.get(j).map_or("", String::as_str);
+        for &j in &order {
+            let against = &names[j];
+            let cell = cells
+                .get(i)
+                .and_then(|row| row.get(j))
+                .and_then(Option::as_ref);
             match cell {
                 Some((share, text)) => out.push_str(&format!(
                     "<td style=\"background:{}\" title=\"{} vs {}: {}\">{}</td>",
@@ -315,7 +331,11 @@ mod tests {
             vec![None, Some((1.0, "2-0".to_string()))],
             vec![Some((0.0, "0-2".to_string())), None],
         ];
-        let h = heat_map(&names, &cells, "row against column");
+        let h = heat_map(&names, &cells, &[1, 0], "row against column");
+        assert!(
+            h.find("<th class=\"name\">b").unwrap()
+                < h.find("<th class=\"name\">&lt;a&gt;").unwrap()
+        );
         assert!(h.contains("&lt;a&gt;") && !h.contains("<a>"), "{h}");
         assert!(
             h.contains("rgb(26,152,80)") && h.contains("rgb(215,48,39)"),

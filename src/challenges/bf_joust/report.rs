@@ -113,8 +113,13 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
     let names: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
     let n = names.len();
     let mut cells = vec![vec![None; n]; n];
+    let mut score = vec![0u32; n];
     for p in pairings.iter().filter(|p| !p.matches.is_empty()) {
         let (l, r, d) = p.wins();
+        if p.left < n && p.right < n {
+            score[p.left] += l;
+            score[p.right] += r;
+        }
         let total = f64::from(l + r + d);
         let share = (f64::from(l) + 0.5 * f64::from(d)) / total;
         if p.left < n && p.right < n {
@@ -122,11 +127,15 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
             cells[p.right][p.left] = Some((1.0 - share, format!("{r}-{l}-{d}")));
         }
     }
+    // By score, as the standings (ties in listing order).
+    let mut ranked: Vec<usize> = (0..n).collect();
+    ranked.sort_by_key(|&i| std::cmp::Reverse(score[i]));
     let mut sections = vec![Section {
         title: "Pairwise wins".into(),
         html: charts::heat_map(
             &names,
             &cells,
+            &ranked,
             "Each cell: the row bot's matches against the column bot, won-lost-drawn. Green: the row bot won more.",
         ),
     }];

@@ -10,7 +10,7 @@ use crate::report::html::escape;
 use crate::report::{choose_replays, Replay, ReportData, Section};
 use crate::results::Store;
 use crate::tournament::TournamentSpec;
-use game_gun_duel::{parse_history, Action, BotRecord, Duel, Side};
+use game_gun_duel::{parse_history, ranking, Action, BotRecord, Duel, Side};
 use std::fmt::Write;
 
 /// The report of a stored gun-duel tournament.
@@ -65,6 +65,7 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
         html: charts::heat_map(
             &names,
             &cells,
+            &ranking(&records).into_iter().map(|(_, i)| i).collect::<Vec<_>>(),
             "Each cell: the row bot's duels against the column bot, won-lost-drawn, over every round they met. Green: the row bot won more.",
         ),
     });

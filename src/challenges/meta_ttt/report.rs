@@ -62,11 +62,16 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
                 .collect()
         })
         .collect();
+    // By total points, as the standings.
+    let total = |i: usize| -> i64 { points[i].iter().flatten().map(|c| c.0).sum() };
+    let mut ranked: Vec<usize> = (0..n).collect();
+    ranked.sort_by_key(|&i| std::cmp::Reverse(total(i)));
     let mut sections = vec![Section {
         title: "Pairwise results".into(),
         html: charts::heat_map(
             &names,
             &cells,
+            &ranked,
             "Each cell: the row bot's points against the column bot over both games (X and O), then its wins. Green: the row bot scored more.",
         ),
     }];
