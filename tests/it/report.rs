@@ -137,6 +137,25 @@ fn a_bf_joust_report_has_the_heat_map_and_the_result_strings() {
     assert_eq!(replays(&html), 9);
     assert!(html.contains("referee play bf-joust"));
     assert!(html.contains("left the tape"), "how Suicide lost");
+    // The final tapes, played again from the program files.
+    assert_eq!(html.matches("<pre class=\"tape\">[ ").count(), 9);
+    // Rusher ends on Idle's flag, cleared, where Idle's pointer stayed.
+    assert!(html.contains(" | &gt;0&lt; ]</pre>"), "Idle's cleared flag");
+    // Suicide stepped off its end after one cycle, drawn wrapped onto cell
+    // 0; Rusher has made one step.
+    assert!(
+        html.contains("<pre class=\"tape\">[ 128&lt; | &gt;0 | 0 |"),
+        "Suicide's exit"
+    );
+
+    // From the database alone: a program changed since (or gone) is not
+    // replayed, and the page says what it stored.
+    std::fs::write(dir.path().join("Rusher/Rusher.bf"), ">").unwrap();
+    std::fs::remove_file(dir.path().join("Idle/Idle.bf")).unwrap();
+    let html = report(dir.path(), &["Rusher", "Idle", "Suicide"]);
+    assert_eq!(replays(&html), 9);
+    let tapes = html.matches("<pre class=\"tape\">").count();
+    assert_eq!(tapes, 0, "every match has Rusher or Idle in it");
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! bf-joust's part of the HTML report: the pairwise win matrix as a heat
 //! map, each pairing's result on every tape length (the community's `<>X`
 //! strings), and how each match ended (flag, tape exit, cycle limit) and at
-//! which cycle. The final tape is not stored: the command under a match
-//! plays it again with `--trace`.
+//! which cycle. The final tape is not stored: when a bot's program file is
+//! still the one that played (same token hash), the match is played again
+//! (it is pure) for its last tape; otherwise the command under a match
+//! shows it with `--trace`.
 //!
 //! Stored matches are read through [`pairings`] alone, so a change of how
 //! bf-joust stores them touches that one function.
@@ -198,10 +200,15 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
             bf::Outcome::Draw => Vec::new(),
         }
     });
+    let programs = programs_that_played(spec);
     let replays: Vec<Replay> = chosen
         .iter()
         .map(|&k| {
             let (p, m) = all[k];
+            let tape = match (&programs[p.left], &programs[p.right]) {
+                (Some(l), Some(r)) => final_tape(l, r, m, settings.cycles),
+                _ => None,
+            };
             let (left, right) = (&names[p.left], &names[p.right]);
             let how = match (m.outcome, m.end) {
                 (bf::Outcome::Draw, bf::EndReason::BothLost) => {
@@ -229,10 +236,14 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
                     m.tape_len, m.cycles
                 ),
                 html: format!(
-                    "<p>Ended by {} at cycle {} of {}.</p>",
+                    "<p>Ended by {} at cycle {} of {}.</p>{}",
                     escape(&how),
                     m.cycles,
-                    settings.cycles
+                    settings.cycles,
+                    tape.map_or(String::new(), |t| format!(
+                        "<p>The tape at the end (&gt; left's cell, &lt; right's):</p><pre class=\"tape\">{}</pre>",
+                        escape(&t)
+                    ))
                 ),
                 frames: Vec::new(),
                 command: Some(format!(
@@ -247,7 +258,7 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
         .collect();
     let stored = all.len() as u64;
     let note = Some(format!(
-        "{}The final tape is not stored: the command under a match shows it cycle by cycle (run it in the tournament folder).",
+        "{}The final tape is played again from the bots' program files when they are still the ones that played; the command under a match shows the whole match cycle by cycle (run it in the tournament folder).",
         if replays.len() < all.len() {
             format!(
                 "{} of {} matches shown (a sample and each bot's last losses). ",
@@ -266,6 +277,42 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
         replays,
         replay_note: note,
     })
+}
+
+/// Each bot's program, read from its file, if it is still the one that
+/// played (its token hash is the stored fingerprint).
+fn programs_that_played(spec: &TournamentSpec) -> Vec<Option<bf::Program>> {
+    spec.bots
+        .iter()
+        .map(|bot| {
+            let bytes = super::read_program(&spec.dir.join(&bot.command)).ok()?;
+            let program = bf::Program::parse(&bytes).ok()?;
+            (format!("{:016x}", program.token_hash()) == bot.fingerprint).then_some(program)
+        })
+        .collect()
+}
+
+/// The match played again (it is pure): its last tape as `play --trace`
+/// prints it, if it ended as stored.
+fn final_tape(
+    left: &bf::Program,
+    right: &bf::Program,
+    m: &MatchResult,
+    cycles: u64,
+) -> Option<String> {
+    if !(bf::MIN_TAPE_LEN..=bf::MAX_TAPE_LEN).contains(&m.tape_len) {
+        return None;
+    }
+    let mut last = (Vec::new(), 0isize, 0isize);
+    let mut observe = |view: &bf::CycleView<'_>| {
+        last.0.clear();
+        last.0.extend_from_slice(view.tape);
+        last.1 = view.left_ptr;
+        last.2 = view.right_ptr;
+    };
+    let result = bf::run_match_observed(left, right, m.tape_len, cycles, &mut observe);
+    (result.outcome == m.outcome && result.cycles == m.cycles)
+        .then(|| bf::tape_line(&last.0, last.1, last.2))
 }
 
 #[cfg(test)]
