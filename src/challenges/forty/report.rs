@@ -19,7 +19,7 @@ pub fn report(store: &Store, row: &TournamentRow, spec: &TournamentSpec) -> Resu
     let mut total = Aggregate::new(spec.bots.len());
     let mut stored = 0u64;
     load_blocks(store, spec, &s, |_, record| {
-        stored += record.games[1] - record.games[0];
+        stored += record.games[1].saturating_sub(record.games[0]);
         total.merge(&record.aggregate);
     })?;
     let names = names(spec);
