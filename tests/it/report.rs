@@ -370,3 +370,62 @@ fn the_live_page_follows_a_watch_and_shows_a_dropped_in_bot() {
     // Stopping the referee stopped the server.
     assert!(TcpStream::connect_timeout(&addr, Duration::from_secs(2)).is_err());
 }
+
+#[test]
+fn a_report_of_a_hundred_bots_stays_small_and_keeps_each_bots_losses() {
+    let mut instructions =
+        String::from("challenge: bf-joust\nmatches-per-pairing: 1\ncycles: 2000\n\n");
+    let dir = tempfile::tempdir().unwrap();
+    for i in 1..=100 {
+        let name = format!("B{i}");
+        // Rushers that skip 1 to 9 cells, some first setting a decoy.
+        let skip = i % 9 + 1;
+        let source = if i % 3 == 0 {
+            format!(">(+)*{}<(-)*{0}(>)*{}([+]>)*20", i % 7 + 2, skip + 1)
+        } else {
+            format!("(>)*{skip}([-]>)*{}", 29 - skip)
+        };
+        std::fs::create_dir_all(dir.path().join(&name)).unwrap();
+        std::fs::write(dir.path().join(&name).join(format!("{name}.bf")), source).unwrap();
+        instructions.push_str(&format!("{name}\n"));
+    }
+    std::fs::write(dir.path().join("instructions.txt"), instructions).unwrap();
+    let out = referee(dir.path(), &["--instructions", "instructions.txt", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let names: Vec<String> = (1..=100).map(|i| format!("B{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let html = report(dir.path(), &names);
+    assert!(html.len() < 20 << 20, "{} bytes", html.len());
+    // 4950 matches: a sample and each bot's last losses, not all of them.
+    let shown = replays(&html);
+    assert!((30..=30 + 2 * 100).contains(&shown), "{shown} replays");
+    assert!(html.contains(&format!("{shown} of 4950 matches shown")));
+}
+
+#[test]
+fn report_writes_where_it_is_told_and_says_when_there_is_nothing() {
+    let dir = tournament("challenge: meta-ttt\nalpha sh alpha/run.sh\nbravo sh bravo/run.sh\n");
+    let out = referee(
+        dir.path(),
+        &["report", "--instructions", "instructions.txt"],
+    );
+    assert_eq!(out.status.code(), Some(2), "no database yet");
+    assert!(
+        stderr(&out).contains("results.db: no results database here"),
+        "{}",
+        stderr(&out)
+    );
+    first_legal_folder(dir.path(), "alpha");
+    first_legal_folder(dir.path(), "bravo");
+    let out = referee(dir.path(), &["--instructions", "instructions.txt", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = referee(
+        dir.path(),
+        &["report", "--db", "results.db", "--out", "elsewhere.html"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "elsewhere.html");
+    let html = std::fs::read_to_string(dir.path().join("elsewhere.html")).unwrap();
+    assert!(html.contains("alpha") && html.contains("bravo"));
+    assert!(!dir.path().join("report.html").exists());
+}
