@@ -4,7 +4,9 @@
 
 use crate::challenge::{ChallengeId, ChallengeInfo, RunContext};
 use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
-use crate::cli::{CheckArgs, CheckCommand, Cli, Command, PlayCommand, RunArgs, StandingsArgs};
+use crate::cli::{
+    CheckArgs, CheckCommand, Cli, Command, PlayCommand, ReportArgs, RunArgs, StandingsArgs,
+};
 use crate::config::{self, Overrides};
 use crate::error::{Error, Result};
 use crate::lock;
@@ -45,6 +47,7 @@ pub fn main(cli: Cli) -> Result<Status> {
                 stop_on_signals(cancel.clone(), Arc::new(Progress::new(quiet)));
                 crate::merge::merge(args, &cancel).await
             }
+            Some(Command::Report(args)) => report(args),
             Some(Command::Check(args)) => check(args, quiet).await,
             Some(Command::Protocols) => protocols(),
             Some(Command::New(args)) => crate::new_bot::new(args),
@@ -130,6 +133,7 @@ async fn run_tournament(args: RunArgs, quiet: bool) -> Result<Status> {
     let Some(_lock) = lock::hold_database(&db, "referee run", args.wait, &cancel).await? else {
         return Ok(Status::Interrupted);
     };
+    let _live = live_page(&args, &dir, shard, &cancel)?;
     run_pass(
         &args,
         shard,
@@ -173,6 +177,22 @@ fn check_shardable(shard: Shard, info: &ChallengeInfo, seed_given: bool) -> Resu
         )));
     }
     Ok(())
+}
+
+/// `--serve ADDR`: the live page, until the command ends (the handle's drop).
+fn live_page(
+    args: &RunArgs,
+    dir: &Path,
+    shard: Shard,
+    cancel: &CancellationToken,
+) -> Result<Option<crate::report::serve::LivePage>> {
+    let Some(addr) = args.serve else {
+        return Ok(None);
+    };
+    let live = crate::report::serve::start(addr, results_db(args, dir, shard), cancel)?;
+    // Shown even with --quiet: it is what the organiser asked for.
+    eprintln!("referee: live report at http://{}/", live.addr);
+    Ok(Some(live))
 }
 
 /// The folder of `--instructions`.
@@ -229,6 +249,8 @@ async fn watch(args: RunArgs, quiet: bool) -> Result<Status> {
     else {
         return Ok(Status::Interrupted);
     };
+
+    let _live = live_page(&args, &dir, Shard::WHOLE, &cancel)?;
 
     // Events are counted, not queued: a bot writing all night costs nothing.
     let events = Arc::new(AtomicU64::new(0));
@@ -440,6 +462,35 @@ pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Re
     })?;
     let table = challenge.get().standings(store, &row, &spec, format)?;
     Ok(crate::standings::with_absent(table, format, &spec.absent))
+}
+
+/// `referee report`: the HTML page of a stored tournament.
+fn report(args: ReportArgs) -> Result<Status> {
+    let db = database(args.db.as_ref(), args.instructions.as_ref());
+    let out = args.out.clone().unwrap_or_else(|| {
+        args.instructions
+            .as_deref()
+            .unwrap_or(&db)
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            .join("report.html")
+    });
+    crate::report::write(&db, args.tournament, &out)?;
+    print_stdout(&format!("{}\n", out.display()))?;
+    Ok(Status::Done)
+}
+
+/// `--db`, else results.db beside `--instructions`, else in the current
+/// directory.
+fn database(db: Option<&PathBuf>, instructions: Option<&PathBuf>) -> PathBuf {
+    match (db, instructions) {
+        (Some(db), _) => db.clone(),
+        (None, Some(ins)) => ins
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            .join("results.db"),
+        (None, None) => PathBuf::from("results.db"),
+    }
 }
 
 fn standings(args: StandingsArgs) -> Result<Status> {

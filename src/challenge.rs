@@ -170,6 +170,19 @@ pub trait Challenge: Send + Sync + 'static {
         spec: &TournamentSpec,
         format: Format,
     ) -> Result<String>;
+
+    /// What the HTML report of a stored tournament shows besides what
+    /// every report has (settings, standings, faults): the challenge's
+    /// pictures, replays of stored games, the planned game count. Built
+    /// from the database alone.
+    fn report(
+        &self,
+        _store: &Store,
+        _row: &TournamentRow,
+        _spec: &TournamentSpec,
+    ) -> Result<crate::report::ReportData> {
+        Ok(crate::report::ReportData::default())
+    }
 }
 
 /// The challenges the referee knows.

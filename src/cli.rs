@@ -54,6 +54,9 @@ pub enum Command {
     /// one; `standings` then shows what an unsharded run shows. Refuses a
     /// shard of another tournament; says which parts are missing (exit 3).
     Merge(crate::merge::MergeArgs),
+    /// Write a self-contained HTML report of a stored tournament: settings,
+    /// standings, faults, pictures and replays (no network needed to open it).
+    Report(ReportArgs),
     /// Check a bot against scripted positions before submitting it: output
     /// format, time per move, files written, exit behaviour. With
     /// --instructions instead: start every bot of a tournament once, as the
@@ -113,6 +116,11 @@ pub struct RunArgs {
     /// shards (the Job's completions); else the REFEREE_SHARDS variable.
     #[arg(long, value_name = "N", requires = "shard")]
     pub shards: Option<u32>,
+    /// Serve the live report over HTTP while games are played (read-only):
+    /// HOST:PORT, or a port alone for 127.0.0.1:PORT. Port 0 picks a free
+    /// one; the address is printed on stderr.
+    #[arg(long, value_name = "ADDR", value_parser = crate::report::serve::parse_addr)]
+    pub serve: Option<std::net::SocketAddr>,
     #[command(flatten)]
     pub setting_flags: SettingFlags,
 }
@@ -169,6 +177,24 @@ pub struct StandingsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// A tournament id (default: the most recently run).
+    #[arg(long)]
+    pub tournament: Option<i64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The tournament's instructions.txt: the database beside it, and the
+    /// report's default place (report.html beside it).
+    #[arg(long, value_name = "FILE")]
+    pub instructions: Option<PathBuf>,
+    /// Results database (default: results.db beside --instructions, or in the current directory).
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Where to write the page (default: report.html beside instructions.txt,
+    /// or beside the database).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
     /// A tournament id (default: the most recently run).
     #[arg(long)]
     pub tournament: Option<i64>,

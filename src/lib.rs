@@ -27,6 +27,7 @@ pub mod preflight;
 pub mod prepare;
 pub mod progress;
 pub mod protocols;
+pub mod report;
 pub mod results;
 pub mod session;
 pub mod setting_flags;

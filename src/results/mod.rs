@@ -10,5 +10,5 @@ mod store;
 mod writer;
 
 pub use shards::{Merged, ShardRow};
-pub use store::{Checkpoint, GameRow, Store, TournamentRow};
+pub use store::{Checkpoint, GameRow, Store, TournamentRow, TournamentTimes};
 pub use writer::{Pending, Writer, WriterThread};

@@ -62,6 +62,20 @@ pub struct TournamentRow {
     pub play_seconds: f64,
 }
 
+/// When a tournament was recorded and played, and how many games it has.
+#[derive(Debug, Clone, Default)]
+pub struct TournamentTimes {
+    /// The first run's start (UTC, ISO 8601).
+    pub created_at: String,
+    /// The latest run's start.
+    pub updated_at: String,
+    /// The first and last stored games' commits, if any.
+    pub first_game: Option<String>,
+    pub last_game: Option<String>,
+    /// Stored game rows (a bf-joust match, a forty block).
+    pub games: u64,
+}
+
 /// A stored game.
 #[derive(Debug, Clone)]
 pub struct GameRow {
@@ -107,6 +121,46 @@ impl Store {
             ))
         })?;
         Ok(Store { conn })
+    }
+
+    /// Opens an existing database for reading only (reports, the live
+    /// page): nothing is created or written, and the writer is never
+    /// blocked (WAL).
+    pub fn open_read_only(path: &Path) -> Result<Store> {
+        use rusqlite::OpenFlags;
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| {
+            Error::machine(format!(
+                "{}: cannot open results database: {e}",
+                path.display()
+            ))
+        })?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        Ok(Store { conn })
+    }
+
+    /// When tournament `id` was recorded and played.
+    pub fn tournament_times(&self, id: i64) -> Result<TournamentTimes> {
+        let (created_at, updated_at) = self.conn.query_row(
+            "SELECT created_at, updated_at FROM tournaments WHERE id = ?1",
+            params![id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let (first_game, last_game, games) = self.conn.query_row(
+            "SELECT MIN(finished_at), MAX(finished_at), COUNT(*) FROM games WHERE tournament_id = ?1",
+            params![id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)?)),
+        )?;
+        Ok(TournamentTimes {
+            created_at,
+            updated_at,
+            first_game,
+            last_game,
+            games: u64::try_from(games).unwrap_or(0),
+        })
     }
 
     /// Caps SQLite's page cache of this connection at `kib` KiB. The single
@@ -394,6 +448,15 @@ mod tests {
         let mut s = Store::open(&path).unwrap();
         let t = s.tournament("meta-ttt", "id-1", "{}").unwrap();
         assert_eq!(t.play_seconds, 3.5);
+        let mut read = Store::open_read_only(&path).unwrap();
+        let times = read.tournament_times(t.id).unwrap();
+        assert_eq!(times.games, 1);
+        assert!(times.first_game.is_some() && times.first_game == times.last_game);
+        assert!(times.created_at <= times.updated_at);
+        assert!(
+            read.commit(t.id, "meta-ttt", &[], 1.0).is_err(),
+            "read only"
+        );
         let found = s
             .games("meta-ttt", &["k1".to_string(), "k2".to_string()])
             .unwrap();

@@ -94,6 +94,7 @@ fn a_tournament_prints_the_original_scoreboard() {
     | -     | Mirror  -  42   |
     | -     | Idle    -  21   |
     | -     | Suicide -  0    |
+Winners (tied): Rusher, Mirror
 "
     );
     assert_eq!(
@@ -156,11 +157,14 @@ fn a_tournament_prints_the_original_scoreboard() {
     let csv = referee(dir.path(), &["standings", "--format", "csv"]);
     assert_eq!(
         stdout(&csv).lines().next(),
-        Some("rank,name,score,owner,wins,draws,losses,matches,invalid,error,faults")
+        Some(
+            "rank,name,score,played,wins,draws,losses,faults,out,cpu_seconds,\
+             owner,matches,invalid,error"
+        )
     );
     assert_eq!(
         stdout(&csv).lines().nth(4),
-        Some("4,Suicide,0,-,0,0,63,63,false,,")
+        Some("4,Suicide,0,63,0,0,63,,,,-,63,false,")
     );
 }
 
@@ -195,6 +199,7 @@ fn an_invalid_bot_scores_zero_and_the_rest_play() {
     | -     | Broken -  0    |
 
     invalid: Broken: Broken/Broken.bf:2:3: unmatched ']'
+Winner: Rusher
 "
     );
     let json = referee(dir.path(), &["standings", "--format", "json"]);
@@ -480,6 +485,7 @@ fn slow_scoreboard(bots_count: usize, matches: usize) -> String {
         let score = (bots_count - i) * matches;
         s.push_str(&format!("    | -     | B{i}  -  {score:<3}  |\n"));
     }
+    s.push_str("Winner: B1\n");
     s
 }
 

@@ -457,7 +457,7 @@ fn the_referee_out_of_descriptors_stops_and_records_nothing() {
     );
     // Nothing was stored, and no bot's log blames the bot.
     for (name, row) in rows(t) {
-        assert_eq!(row["games"].as_u64(), Some(0), "{name}: {row}");
+        assert_eq!(row["played"].as_u64(), Some(0), "{name}: {row}");
     }
     for name in ["c", "py", "sh"] {
         assert!(!log(t, name).contains("cannot start"), "{name}");
@@ -467,7 +467,7 @@ fn the_referee_out_of_descriptors_stops_and_records_nothing() {
     assert!(again.status.success(), "{}", stderr(&again));
     assert!(!stderr(&again).contains("resuming"), "{}", stderr(&again));
     for (name, row) in rows(t) {
-        assert_eq!(row["games"].as_u64(), Some(4), "{name}: {row}");
+        assert_eq!(row["played"].as_u64(), Some(4), "{name}: {row}");
         assert_eq!(fault(&row, "spawn_failed"), 0, "{name}: {row}");
     }
 }

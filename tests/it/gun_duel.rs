@@ -442,7 +442,8 @@ fn ids_argv_lines_and_joint_winners_in_a_tournament() {
          |:---------------------------------------- |:---------- | ------:| -----:|\n\
          | X                                        | -          |      0 |     0 |\n\
          | Y                                        | -          |      0 |     0 |\n\
-         | Z                                        | -          |      0 |     0 |\n"
+         | Z                                        | -          |      0 |     0 |\n\
+         Winners (tied): X, Y, Z\n"
     );
     assert!(
         stderr(&out).contains("joint winners: X, Y, Z"),
@@ -603,7 +604,8 @@ fn cpp_players_in_the_original_form_build_and_play_a_tournament() {
          |:---------------------------------------- |:---------- | ------:| -----:| -----:|\n\
          | CounterPlayer                            | C++        |     12 |     8 |     4 |\n\
          | HoarderPlayer                            | C++        |      4 |     4 |     0 |\n\
-         | Exploder                                 | JavaScript |      0 |     0 |\n"
+         | Exploder                                 | JavaScript |      0 |     0 |\n\
+         Winner: CounterPlayer\n"
     );
     // What the player printed on std::cout went to its log, not the referee.
     let log = std::fs::read_to_string(d.join("logs/HoarderPlayer.log")).unwrap();
@@ -622,12 +624,32 @@ fn cpp_players_in_the_original_form_build_and_play_a_tournament() {
     assert!(stdout(&out).ends_with("2 duels: A won 0, B won 2, 0 drawn\n"));
     // The other formats.
     let csv = stdout(&referee(d, &["standings", "--format", "csv"]));
+    let mut lines = csv.lines();
     assert_eq!(
-        csv,
-        "rank,name,language,points,rounds_survived,round_1,round_2\n\
-         1,CounterPlayer,C++,12,2,8,4\n\
-         2,HoarderPlayer,C++,4,1,4,0\n\
-         3,Exploder,JavaScript,0,0,0,\n"
+        lines.next(),
+        Some(
+            "rank,name,score,played,wins,draws,losses,faults,out,cpu_seconds,\
+             language,rounds_survived,round_1,round_2"
+        )
+    );
+    // The CPU seconds (column 10) are measured; the rest is known.
+    let rows: Vec<String> = lines
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.remove(9);
+            f.join(",")
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            // 4 duels a pair: Counter beats Exploder and Hoarder in round
+            // 1 (8 duels) and Hoarder in round 2 (4); Hoarder beats Exploder.
+            "1,CounterPlayer,12,12,12,0,0,,,C++,2,8,4",
+            "2,HoarderPlayer,4,12,4,0,8,,,C++,1,4,0",
+            "3,Exploder,0,8,0,0,8,,,JavaScript,0,0,"
+        ],
+        "{csv}"
     );
     let md = stdout(&referee(d, &["standings", "--format", "md"]));
     assert_eq!(
@@ -635,6 +657,10 @@ fn cpp_players_in_the_original_form_build_and_play_a_tournament() {
         text.split_once("| Player")
             .map(|(_, t)| format!("| Player{t}"))
             .unwrap()
+    );
+    assert!(
+        md.ends_with("|\nWinner: CounterPlayer\n"),
+        "the last bot standing is named: {md}"
     );
     let json = standings_json(d);
     let first = &json[0];
@@ -784,7 +810,15 @@ fn an_interrupted_tournament_resumes_to_the_same_result() {
     // Same boards, same final table, same standings: with --jobs 2 at once
     // and with --jobs 1 in three pieces.
     assert_eq!(stdout(&again), stdout(&full));
-    assert_eq!(standings_json(cut.path()), standings_json(whole.path()));
+    // CPU seconds are measured, the rest is the same.
+    let outcomes = |dir: &Path| {
+        let mut json = standings_json(dir);
+        for r in json.as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("cpu_seconds");
+        }
+        json
+    };
+    assert_eq!(outcomes(cut.path()), outcomes(whole.path()));
     // A last run plays nothing and prints the same.
     let third = referee(cut.path(), &["--instructions", "instructions.txt"]);
     assert!(stderr(&third).contains(&format!(

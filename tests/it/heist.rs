@@ -470,8 +470,12 @@ fn probes_see_a_consistent_contract_on_every_call() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "Program Name      Final Score");
     assert_eq!(lines[1], "--------------  -------------");
-    assert_eq!(lines.len(), 7, "{text}");
+    assert_eq!(lines.len(), 8, "{text}");
     let rows = json_rows(dir.path());
+    assert_eq!(
+        lines[7],
+        format!("Winner: {}", rows[0]["name"].as_str().unwrap())
+    );
     let scores: Vec<i64> = rows.iter().map(|r| r["score"].as_i64().unwrap()).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
     for (line, r) in lines[2..].iter().zip(&rows) {
@@ -483,7 +487,7 @@ fn probes_see_a_consistent_contract_on_every_call() {
                 r["score"].as_i64().unwrap()
             )
         );
-        assert_eq!(r["tournaments"], 2);
+        assert_eq!(r["played"], 2);
         assert_eq!(r["faults"], serde_json::json!({}), "{r}");
     }
     let wins: u64 = rows.iter().map(|r| r["wins"].as_u64().unwrap()).sum();
@@ -952,7 +956,7 @@ fn the_example_tournament_runs_and_its_bots_never_fault() {
     assert_eq!(rows.len(), 4);
     for r in &rows {
         assert_eq!(r["faults"], serde_json::json!({}), "{r}");
-        assert_eq!(r["tournaments"], 2);
+        assert_eq!(r["played"], 2);
     }
     let logs: String = (1..=2)
         .map(|t| {

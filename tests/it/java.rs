@@ -179,7 +179,7 @@ fn java_tournament(user: Option<&str>) {
             "{name}: {json}\n{log}"
         );
         assert_eq!(row["illegal"], 0, "{name}: {json}\n{log}");
-        assert_eq!(row["games"], 2, "{name}: {json}");
+        assert_eq!(row["played"], 2, "{name}: {json}");
         let decided = ["wins", "losses", "draws"]
             .iter()
             .map(|k| row[*k].as_u64().unwrap_or(0))

@@ -18,6 +18,7 @@ mod persistent;
 mod play;
 mod preflight;
 mod protocols;
+mod report;
 mod resume;
 mod sandbox;
 mod shard;

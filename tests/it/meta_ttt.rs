@@ -81,7 +81,11 @@ fn v12_tournament_output_is_the_posts() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    // The post's lines (best first), the time line, then the winner and
+    // the faults of each bot that had any.
+    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines[3], "Winner: firstLegal", "{text}");
+    assert!(lines[4].starts_with("faults: silent: "), "{text}");
     assert_eq!(
         lines[0],
         "Bot 1, firstLegal, has 2 wins and made 0 illegal moves, for a total of 344 points."
@@ -128,7 +132,18 @@ fn misbehaving_bots_in_four_languages_get_the_contracts_answer() {
         &["--instructions", "instructions.txt", "--quiet"],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out).lines().count(), 6);
+    // A line per bot and the time line, then the winner and faults.
+    let text = stdout(&out);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("Bot ")).count(),
+        5,
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().nth(5).map(|l| l.starts_with("With 5 bots")),
+        Some(true),
+        "{text}"
+    );
     // data.txt is never reset.
     assert_eq!(
         std::fs::read_to_string(dir.path().join("garbage/data.txt")).unwrap(),

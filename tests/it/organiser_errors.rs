@@ -259,14 +259,16 @@ fn a_failing_build_leaves_the_bot_out_and_the_tournament_goes_on() {
         "{err}"
     );
     assert!(err.contains("    c | oops"), "{err}");
-    // Two bots and the time line, then the one left out, with why.
+    // Two bots and the time line, the winners and faults, then the one
+    // left out, with why.
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 5, "{text}");
-    assert_eq!(lines[3], "not playing:");
+    assert_eq!(lines.len(), 8, "{text}");
+    assert_eq!(lines[3], "Winners (tied): a, b", "{text}");
+    assert_eq!(lines[6], "not playing:");
     assert!(
-        lines[4].starts_with("  c: its build failed (its output is in ")
-            && lines[4].ends_with("logs/c.log)"),
+        lines[7].starts_with("  c: its build failed (its output is in ")
+            && lines[7].ends_with("logs/c.log)"),
         "{text}"
     );
     let log = std::fs::read_to_string(dir.path().join("logs/c.log")).unwrap();

@@ -130,7 +130,7 @@ fn a_bot_that_cannot_start_is_reported_before_the_first_game_and_left_out() {
         assert!(row["rank"].is_null() && row["score"].is_null(), "{row}");
         assert!(row["not_playing"].as_str().is_some(), "{row}");
     }
-    assert_eq!(rows[0]["games"].as_u64(), Some(2), "{json}");
+    assert_eq!(rows[0]["played"].as_u64(), Some(2), "{json}");
 }
 
 #[test]

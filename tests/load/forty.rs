@@ -63,7 +63,7 @@ fn play(concurrency: Option<usize>, what: &str) -> (Vec<Value>, Vec<(String, u64
     let mut rows: Vec<Value> = serde_json::from_str(&stdout(&out)).expect("json standings");
     for row in &mut rows {
         if let Some(fields) = row.as_object_mut() {
-            for time in ["time", "charged_time", "cpu_time"] {
+            for time in ["time", "charged_time", "cpu_seconds"] {
                 fields.remove(time);
             }
         }

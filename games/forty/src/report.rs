@@ -371,6 +371,8 @@ pub struct StandingRow {
     pub score: f64,
     pub wins: u64,
     pub played: u64,
+    /// Turns the bot decided (its time per turn is `time / turns`).
+    pub turns: u64,
     pub max: u32,
     pub avg: f64,
     pub avg_win: f64,
@@ -413,6 +415,7 @@ pub fn standing_rows(input: &ReportInput<'_>) -> Vec<StandingRow> {
             score: 100.0 * ratio(wins, played),
             wins: r.wins,
             played: r.played,
+            turns: r.turns,
             max: r.max_score,
             avg: ratio(r.score_sum as f64, played),
             avg_win: r.win_score_sum as f64 / wins.max(1.0),

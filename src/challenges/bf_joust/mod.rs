@@ -10,6 +10,7 @@
 
 pub mod check;
 pub mod play;
+pub mod report;
 
 pub use check::CheckArgs;
 pub use play::{play, PlayArgs};
@@ -79,6 +80,15 @@ impl Challenge for BfJoust {
         format: Format,
     ) -> Result<String> {
         standings(store, spec, format)
+    }
+
+    fn report(
+        &self,
+        store: &Store,
+        _row: &TournamentRow,
+        spec: &TournamentSpec,
+    ) -> Result<crate::report::ReportData> {
+        report::report(store, spec)
     }
 }
 
@@ -383,27 +393,28 @@ pub fn rows(store: &Store, spec: &TournamentSpec) -> Result<Vec<bf::Standing>> {
 /// The shared leaderboard (`json`, `csv`) with the spec's fields.
 pub fn leaderboard(rows: &[bf::Standing]) -> Leaderboard {
     Leaderboard {
-        columns: [
-            "owner", "wins", "draws", "losses", "matches", "invalid", "error",
-        ]
-        .map(String::from)
-        .to_vec(),
+        columns: ["owner", "matches", "invalid", "error"]
+            .map(String::from)
+            .to_vec(),
         rows: rows
             .iter()
             .map(|r| Row {
                 rank: r.rank,
                 name: r.name.clone(),
                 score: json!(r.score),
+                played: Some(r.matches),
+                wins: Some(r.wins),
+                draws: Some(r.draws),
+                losses: Some(r.losses),
                 faults: r
                     .faults()
                     .into_iter()
                     .map(|(k, v)| (k.to_string(), v))
                     .collect(),
+                out: r.error.as_ref().map(|e| format!("invalid: {e}")),
+                cpu_seconds: None,
                 extra: vec![
                     json!(r.owner),
-                    json!(r.wins),
-                    json!(r.draws),
-                    json!(r.losses),
                     json!(r.matches),
                     json!(r.invalid),
                     json!(r.error),
@@ -417,10 +428,14 @@ pub fn leaderboard(rows: &[bf::Standing]) -> Leaderboard {
 /// the original's SCOREBOARD.md table.
 fn standings(store: &Store, spec: &TournamentSpec, format: Format) -> Result<String> {
     let rows = rows(store, spec)?;
+    let board = leaderboard(&rows);
     Ok(match format {
-        Format::Text | Format::Md => bf::format_scoreboard(&rows),
-        Format::Json => leaderboard(&rows).to_json(),
-        Format::Csv => leaderboard(&rows).to_csv(),
+        // The scoreboard lists invalid bots with why itself.
+        Format::Text | Format::Md => {
+            format!("{}{}", bf::format_scoreboard(&rows), board.winner_note())
+        }
+        Format::Json => board.to_json(),
+        Format::Csv => board.to_csv(),
     })
 }
 
@@ -509,8 +524,11 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("rank,name,score,owner,wins,draws,losses,matches,invalid,error,faults")
+            Some(
+                "rank,name,score,played,wins,draws,losses,faults,out,cpu_seconds,\
+                 owner,matches,invalid,error"
+            )
         );
-        assert_eq!(lines.next(), Some("1,a,2,alice,2,1,1,4,false,,"));
+        assert_eq!(lines.next(), Some("1,a,2,4,2,1,1,,,,alice,4,false,"));
     }
 }

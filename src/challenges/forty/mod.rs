@@ -30,6 +30,7 @@ mod engine;
 mod lanes;
 pub mod play;
 mod replies;
+mod report;
 mod standings;
 
 pub use blocks::{block_key, block_prefix, BlockRecord};
@@ -50,7 +51,7 @@ use crate::session::Session;
 use crate::standings::Format;
 use crate::tournament::{RunReport, TournamentSpec};
 use blocks::{block_key_for, extras_key, extras_record, load_blocks, spawn_commit, OpenBlock};
-use game_forty::report::{self, Preamble};
+use game_forty::report::{self as rules_report, Preamble};
 use game_forty::stats::FAILURE_EVENTS_KEPT;
 use game_forty::tournament::{block_games, block_of, BLOCK_GAMES};
 use game_forty::{plan_game, seats_for, Aggregate, Settings};
@@ -96,6 +97,15 @@ impl Challenge for Forty {
         format: Format,
     ) -> Result<String> {
         standings::standings(store, row, spec, format)
+    }
+
+    fn report(
+        &self,
+        store: &Store,
+        row: &TournamentRow,
+        spec: &TournamentSpec,
+    ) -> Result<crate::report::ReportData> {
+        report::report(store, row, spec)
     }
 }
 
@@ -249,7 +259,7 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
         bots_per_game: seats_for(start_with.len(), s.bots_per_game).unwrap_or(start_with.len()),
         processes: start_with.len(),
     };
-    crate::output::print_stdout(&format!("{}\n", report::preamble(&preamble)))?;
+    crate::output::print_stdout(&format!("{}\n", rules_report::preamble(&preamble)))?;
     session.resuming(report.already_done, Some(report.total), "games");
     if already_done >= total {
         return Ok(report);
@@ -512,7 +522,7 @@ impl Tally<'_> {
     }
 
     fn show_bar(&mut self) {
-        let percent = report::progress_percent(self.committed, self.total);
+        let percent = rules_report::progress_percent(self.committed, self.total);
         if percent == self.shown_percent {
             return;
         }
@@ -526,7 +536,7 @@ impl Tally<'_> {
             String::new()
         };
         self.progress
-            .bar(&format!("{}{eta}", report::progress_bar(percent)));
+            .bar(&format!("{}{eta}", rules_report::progress_bar(percent)));
     }
 }
 

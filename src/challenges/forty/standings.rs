@@ -5,7 +5,7 @@ use super::blocks::stored_total;
 use super::{names, settings};
 use crate::error::{Error, Result};
 use crate::results::{Store, TournamentRow};
-use crate::standings::{Format, Leaderboard, Row};
+use crate::standings::{rounded, Format, Leaderboard, Row};
 use crate::tournament::TournamentSpec;
 use game_forty::report::{self, ReportInput};
 use serde_json::json;
@@ -25,21 +25,22 @@ pub fn standings(
         aggregate: &total,
         wall_seconds: row.play_seconds,
     };
+    let board = leaderboard(&input, s.max_crashes);
     Ok(match format {
-        Format::Text => report::report(&input, None),
-        Format::Md => leaderboard(&input).to_markdown(),
-        Format::Json => leaderboard(&input).to_json(),
-        Format::Csv => leaderboard(&input).to_csv(),
+        Format::Text => board.with_notes(report::report(&input, None)),
+        Format::Md => board.with_notes(board.to_markdown()),
+        Format::Json => board.to_json(),
+        Format::Csv => board.to_csv(),
     })
 }
 
-/// The shared leaderboard: Win% as the score, the bot table's columns.
-pub fn leaderboard(input: &ReportInput<'_>) -> Leaderboard {
+/// The shared leaderboard: Win% as the score, the bot table's columns,
+/// rounded as the bot table shows them; `max_crashes` names why a bot was
+/// disqualified.
+pub fn leaderboard(input: &ReportInput<'_>, max_crashes: u32) -> Leaderboard {
     let rows = report::standing_rows(input);
     Leaderboard {
         columns: [
-            "wins",
-            "played",
             "max",
             "avg",
             "avg_win",
@@ -49,8 +50,6 @@ pub fn leaderboard(input: &ReportInput<'_>) -> Leaderboard {
             "ci_high",
             "time",
             "charged_time",
-            "cpu_time",
-            "disqualified",
         ]
         .map(String::from)
         .to_vec(),
@@ -59,26 +58,30 @@ pub fn leaderboard(input: &ReportInput<'_>) -> Leaderboard {
             .map(|r| Row {
                 rank: r.rank,
                 name: r.name,
-                score: json!(r.score),
+                score: rounded(r.score, 1),
+                played: Some(r.played),
+                wins: Some(r.wins),
+                draws: None,
+                losses: None,
                 faults: r
                     .faults
                     .iter()
                     .map(|(k, v)| ((*k).to_string(), *v))
                     .collect(),
+                out: r
+                    .disqualified
+                    .then(|| format!("disqualified after {max_crashes} crashes")),
+                cpu_seconds: Some(r.cpu_time),
                 extra: vec![
-                    json!(r.wins),
-                    json!(r.played),
                     json!(r.max),
-                    json!(r.avg),
-                    json!(r.avg_win),
-                    json!(r.throws),
-                    json!(r.success),
-                    json!(r.ci_low),
-                    json!(r.ci_high),
-                    json!(r.time),
-                    json!(r.charged_time),
-                    json!(r.cpu_time),
-                    json!(r.disqualified),
+                    rounded(r.avg, 2),
+                    rounded(r.avg_win, 2),
+                    rounded(r.throws, 2),
+                    rounded(r.success, 2),
+                    json!(r.ci_low.map(|x| (x * 10.0).round() / 10.0)),
+                    json!(r.ci_high.map(|x| (x * 10.0).round() / 10.0)),
+                    rounded(r.time, 2),
+                    rounded(r.charged_time, 2),
                 ],
             })
             .collect(),

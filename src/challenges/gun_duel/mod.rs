@@ -37,6 +37,7 @@
 mod bot;
 pub mod check;
 pub mod play;
+mod report;
 mod rounds;
 mod standings;
 
@@ -107,6 +108,15 @@ impl Challenge for GunDuel {
         format: Format,
     ) -> Result<String> {
         standings::standings(store, row, spec, format)
+    }
+
+    fn report(
+        &self,
+        store: &Store,
+        _row: &TournamentRow,
+        spec: &TournamentSpec,
+    ) -> Result<crate::report::ReportData> {
+        report::report(store, spec)
     }
 }
 

@@ -6,8 +6,9 @@ use crate::error::{Error, Result};
 use crate::results::{Store, TournamentRow};
 use crate::standings::{Format, Leaderboard, Row};
 use crate::tournament::TournamentSpec;
+use game_core::Fault;
 use game_core::FaultCounts;
-use game_gun_duel::{final_table, ranking, standings_csv, BotRecord, Settings, Tournament};
+use game_gun_duel::{final_table, ranking, BotRecord, Interface, Settings, Side, Tournament};
 use serde_json::json;
 use std::collections::HashMap;
 
@@ -42,21 +43,102 @@ pub(super) fn names_and_languages(spec: &TournamentSpec) -> (Vec<&str>, Vec<&str
     )
 }
 
-/// The shared leaderboard (json): `score` is the total, plus `language`,
-/// `rounds_survived` and `round_points`.
-fn leaderboard(records: &[BotRecord], faults: &[FaultCounts]) -> Leaderboard {
+/// What each bot did in the stored duels (instructions order).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Tally {
+    pub played: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub cpu_seconds: f64,
+    /// Why an interface-2 bot is dead (its process gone for the rest of the
+    /// tournament), with the duel it died in.
+    pub dead: Option<String>,
+}
+
+/// The stored duels tallied per bot, in duel order (a bot's death is the
+/// first duel it crashed or timed out in).
+pub(super) fn tally(
+    spec: &TournamentSpec,
+    interfaces: &[Interface],
+    stored: &HashMap<String, StoredDuel>,
+) -> Vec<Tally> {
+    let mut tallies = vec![Tally::default(); spec.bots.len()];
+    let mut duels: Vec<&StoredDuel> = stored.values().collect();
+    duels.sort_by_key(|d| d.duel);
+    for d in duels {
+        let winner = d.result.outcome.winner();
+        for (seat, side) in [(d.duel.a, Side::A), (d.duel.b, Side::B)] {
+            let Some(t) = tallies.get_mut(seat) else {
+                continue;
+            };
+            let k = side.index();
+            t.played += 1;
+            t.cpu_seconds += d.cpu_seconds[k];
+            match winner {
+                None => t.draws += 1,
+                Some(w) if w == side => t.wins += 1,
+                Some(_) => t.losses += 1,
+            }
+            let io = interfaces.get(seat) == Some(&Interface::Io);
+            if io && t.dead.is_none() {
+                let f = &d.result.faults[k];
+                let kind = [Fault::Timeout, Fault::Crash, Fault::Sandbox]
+                    .into_iter()
+                    .find(|k| f.0.get(k).copied().unwrap_or(0) > 0);
+                if let Some(kind) = kind {
+                    let how = match kind {
+                        Fault::Timeout => "its process timed out",
+                        Fault::Crash => "its process ended",
+                        _ => "the sandbox stopped its process",
+                    };
+                    t.dead = Some(format!(
+                        "dead from round {}: {how}; no move after that",
+                        d.duel.round
+                    ));
+                }
+            }
+        }
+    }
+    tallies
+}
+
+/// The shared leaderboard: `score` is the total, plus `language`,
+/// `rounds_survived`, `round_points` (json: an array; csv: `round_1`, ...).
+fn leaderboard(
+    records: &[BotRecord],
+    faults: &[FaultCounts],
+    tallies: &[Tally],
+    csv: bool,
+) -> Leaderboard {
+    let rounds = records.iter().map(|r| r.history.len()).max().unwrap_or(0);
+    let mut columns: Vec<String> = ["language", "rounds_survived"].map(String::from).to_vec();
+    if csv {
+        columns.extend((1..=rounds).map(|r| format!("round_{r}")));
+    } else {
+        columns.push("round_points".into());
+    }
     Leaderboard {
-        columns: ["language", "rounds_survived", "round_points"]
-            .map(String::from)
-            .to_vec(),
+        columns,
         rows: ranking(records)
             .into_iter()
             .map(|(rank, i)| {
                 let r = &records[i];
+                let t = tallies.get(i).cloned().unwrap_or_default();
+                let mut extra = vec![json!(r.language), json!(r.rounds_survived)];
+                if csv {
+                    extra.extend((0..rounds).map(|k| json!(r.history.get(k))));
+                } else {
+                    extra.push(json!(r.history));
+                }
                 Row {
                     rank,
                     name: r.name.clone(),
                     score: json!(r.total),
+                    played: Some(t.played),
+                    wins: Some(t.wins),
+                    draws: Some(t.draws),
+                    losses: Some(t.losses),
                     faults: faults
                         .get(i)
                         .map(|f| {
@@ -65,32 +147,56 @@ fn leaderboard(records: &[BotRecord], faults: &[FaultCounts]) -> Leaderboard {
                                 .collect()
                         })
                         .unwrap_or_default(),
-                    extra: vec![
-                        json!(r.language),
-                        json!(r.rounds_survived),
-                        json!(r.history),
-                    ],
+                    out: t.dead,
+                    cpu_seconds: Some(t.cpu_seconds),
+                    extra,
                 }
             })
             .collect(),
     }
 }
 
-/// The leaderboard of a stored gun-duel tournament.
+/// A stored tournament as far as its duels take it.
+pub(super) struct Stored {
+    /// Every bot's record, in instructions order.
+    pub records: Vec<BotRecord>,
+    /// Faults of the complete rounds' duels.
+    pub faults: Vec<FaultCounts>,
+    pub tallies: Vec<Tally>,
+    /// Every stored duel by key.
+    pub duels: HashMap<String, StoredDuel>,
+}
+
+/// The replayed tournament, its records and faults, and the tallies.
+pub(super) fn stored_records(store: &Store, spec: &TournamentSpec) -> Result<Stored> {
+    let (settings, interfaces) = resolve(spec).map_err(Error::machine)?;
+    let duels = load(store, spec)?;
+    let (t, faults) = replay(spec, &settings, &duels)?;
+    let (names, languages) = names_and_languages(spec);
+    let records = t.records(&names, &languages);
+    let tallies = tally(spec, &interfaces, &duels);
+    Ok(Stored {
+        records,
+        faults,
+        tallies,
+        duels,
+    })
+}
+
+/// The leaderboard of a stored gun-duel tournament: the original final
+/// table (text, md) with the winner named under it: the last bot standing,
+/// ranked first even when a bot that left earlier has more points.
 pub(super) fn standings(
     store: &Store,
     _row: &TournamentRow,
     spec: &TournamentSpec,
     format: Format,
 ) -> Result<String> {
-    let (settings, _) = resolve(spec).map_err(Error::machine)?;
-    let stored = load(store, spec)?;
-    let (t, faults) = replay(spec, &settings, &stored)?;
-    let (names, languages) = names_and_languages(spec);
-    let records = t.records(&names, &languages);
+    let s = stored_records(store, spec)?;
+    let board = leaderboard(&s.records, &s.faults, &s.tallies, format == Format::Csv);
     Ok(match format {
-        Format::Text | Format::Md => final_table(&records),
-        Format::Json => leaderboard(&records, &faults).to_json(),
-        Format::Csv => standings_csv(&records),
+        Format::Text | Format::Md => board.with_notes(final_table(&s.records)),
+        Format::Json => board.to_json(),
+        Format::Csv => board.to_csv(),
     })
 }

@@ -31,6 +31,7 @@
 pub mod check;
 mod log_file;
 pub mod play;
+mod report;
 mod series;
 mod standings;
 
@@ -97,6 +98,15 @@ impl Challenge for Heist {
         format: Format,
     ) -> Result<String> {
         standings::standings(store, row, spec, format)
+    }
+
+    fn report(
+        &self,
+        store: &Store,
+        _row: &TournamentRow,
+        spec: &TournamentSpec,
+    ) -> Result<crate::report::ReportData> {
+        report::report(store, spec)
     }
 }
 

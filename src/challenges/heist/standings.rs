@@ -35,11 +35,12 @@ fn stored_totals(
     Ok((totals, faults, names))
 }
 
-/// The shared leaderboard: total credits, ties by name; `tournaments`
-/// (finished) and `wins` (first places, shared ones included).
+/// The shared leaderboard: total credits, ties by name; `played` the
+/// finished tournaments and `wins` the first places in them (shared ones
+/// included).
 pub fn leaderboard(totals: &Totals, faults: &[FaultCounts], names: &[String]) -> Leaderboard {
     Leaderboard {
-        columns: vec!["tournaments".to_string(), "wins".to_string()],
+        columns: Vec::new(),
         rows: totals
             .standings()
             .into_iter()
@@ -58,8 +59,10 @@ pub fn leaderboard(totals: &Totals, faults: &[FaultCounts], names: &[String]) ->
                     rank: s.rank,
                     name: s.name,
                     score: json!(s.score),
+                    played: Some(u64::from(s.tournaments)),
+                    wins: Some(u64::from(s.wins)),
                     faults: f,
-                    extra: vec![json!(s.tournaments), json!(s.wins)],
+                    ..Row::default()
                 }
             })
             .collect(),
@@ -74,10 +77,11 @@ pub(super) fn standings(
     format: Format,
 ) -> Result<String> {
     let (totals, faults, names) = stored_totals(store, spec)?;
+    let board = leaderboard(&totals, &faults, &names);
     Ok(match format {
-        Format::Text => totals.table(),
-        Format::Md => leaderboard(&totals, &faults, &names).to_markdown(),
-        Format::Json => leaderboard(&totals, &faults, &names).to_json(),
-        Format::Csv => leaderboard(&totals, &faults, &names).to_csv(),
+        Format::Text => board.with_notes(totals.table()),
+        Format::Md => board.with_notes(board.to_markdown()),
+        Format::Json => board.to_json(),
+        Format::Csv => board.to_csv(),
     })
 }

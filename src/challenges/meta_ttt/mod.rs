@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod play;
+pub mod report;
 
 pub use check::CheckArgs;
 pub use play::{play, PlayArgs};
@@ -153,6 +154,15 @@ impl Challenge for MetaTtt {
     ) -> Result<String> {
         standings(store, row, spec, format)
     }
+
+    fn report(
+        &self,
+        store: &Store,
+        _row: &TournamentRow,
+        spec: &TournamentSpec,
+    ) -> Result<crate::report::ReportData> {
+        report::report(store, spec)
+    }
 }
 
 /// A meta-ttt tournament ready to run.
@@ -282,13 +292,15 @@ pub fn plan_keys(spec: &TournamentSpec) -> std::result::Result<Vec<String>, Stri
     Ok(plan(spec, &s, &pairs).into_iter().map(|g| g.key).collect())
 }
 
-/// The post's text: a line per bot in instructions order, then the time line.
+/// The post's text: a line per bot (`Bot N` its place in the
+/// instructions), best points first, then the time line.
 pub fn text(spec: &TournamentSpec, totals: &[standings::Totals], seconds: f64) -> String {
     let mut out = String::new();
-    for (i, (bot, t)) in spec.bots.iter().zip(totals).enumerate() {
+    for i in by_points(totals) {
+        let t = &totals[i];
         out.push_str(&render::bot_line(
             &format!("Bot {}", i + 1),
-            &bot.name,
+            &spec.bots[i].name,
             t.wins,
             t.illegal,
             t.points,
@@ -300,16 +312,44 @@ pub fn text(spec: &TournamentSpec, totals: &[standings::Totals], seconds: f64) -
     out
 }
 
-/// The shared leaderboard: points descending, ties in instructions order.
-pub fn leaderboard(spec: &TournamentSpec, totals: &[standings::Totals]) -> Leaderboard {
+/// Bot indices by points descending, ties in instructions order.
+fn by_points(totals: &[standings::Totals]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..totals.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(totals[i].points));
+    order
+}
+
+/// `faults: NAME: timeout=2 crash=1`, one line per bot with faults, in
+/// instructions order.
+fn fault_lines(spec: &TournamentSpec, totals: &[standings::Totals]) -> String {
+    let mut out = String::new();
+    for (bot, t) in spec.bots.iter().zip(totals) {
+        if t.faults.0.is_empty() {
+            continue;
+        }
+        let kinds: Vec<String> = t
+            .faults
+            .0
+            .iter()
+            .map(|(k, v)| format!("{}={v}", k.name()))
+            .collect();
+        out.push_str(&format!("faults: {}: {}\n", bot.name, kinds.join(" ")));
+    }
+    out
+}
+
+/// The shared leaderboard: points descending, ties in instructions order.
+/// `cpu` is each bot's CPU seconds (instructions order).
+pub fn leaderboard(
+    spec: &TournamentSpec,
+    totals: &[standings::Totals],
+    cpu: &[f64],
+) -> Leaderboard {
+    let order = by_points(totals);
     let scores: Vec<i64> = order.iter().map(|&i| totals[i].points).collect();
     let ranks = competition_ranks(&scores);
     Leaderboard {
-        columns: ["wins", "losses", "draws", "illegal", "games"]
-            .map(String::from)
-            .to_vec(),
+        columns: vec!["illegal".to_string()],
         rows: order
             .iter()
             .zip(ranks)
@@ -319,19 +359,19 @@ pub fn leaderboard(spec: &TournamentSpec, totals: &[standings::Totals]) -> Leade
                     rank,
                     name: spec.bots[i].name.clone(),
                     score: json!(t.points),
+                    played: Some(t.games),
+                    wins: Some(t.wins),
+                    draws: Some(t.draws),
+                    losses: Some(t.losses),
                     faults: t
                         .faults
                         .0
                         .iter()
                         .map(|(k, v)| (k.name().to_string(), *v))
                         .collect(),
-                    extra: vec![
-                        json!(t.wins),
-                        json!(t.losses),
-                        json!(t.draws),
-                        json!(t.illegal),
-                        json!(t.games),
-                    ],
+                    out: None,
+                    cpu_seconds: cpu.get(i).copied(),
+                    extra: vec![json!(t.illegal)],
                 }
             })
             .collect(),
@@ -422,10 +462,22 @@ fn standings(
         })
         .collect();
     let totals = totals(spec, &records);
+    let mut cpu = vec![0.0; spec.bots.len()];
+    for (&(x, o), rec) in standings::schedule(spec.bots.len()).iter().zip(&records) {
+        if let Some(rec) = rec {
+            cpu[x] += rec.cpu_seconds[0];
+            cpu[o] += rec.cpu_seconds[1];
+        }
+    }
+    let board = leaderboard(spec, &totals, &cpu);
     Ok(match format {
-        Format::Text => text(spec, &totals, row.play_seconds),
-        Format::Md => leaderboard(spec, &totals).to_markdown(),
-        Format::Json => leaderboard(spec, &totals).to_json(),
-        Format::Csv => leaderboard(spec, &totals).to_csv(),
+        Format::Text => {
+            // The winner and each bot's faults under the post's lines.
+            let text = text(spec, &totals, row.play_seconds);
+            format!("{text}{}{}", board.notes(), fault_lines(spec, &totals))
+        }
+        Format::Md => board.with_notes(board.to_markdown()),
+        Format::Json => board.to_json(),
+        Format::Csv => board.to_csv(),
     })
 }
