@@ -62,7 +62,7 @@ fn outcomes(dir: &Path) -> Value {
     let mut rows: Value = serde_json::from_str(&standings(dir, "json")).unwrap();
     for row in rows.as_array_mut().unwrap() {
         if let Some(row) = row.as_object_mut() {
-            for timed in ["time", "charged_time", "cpu_time"] {
+            for timed in ["time", "charged_time", "cpu_time", "cpu_seconds"] {
                 row.remove(timed);
             }
         }
