@@ -35,6 +35,7 @@
 pub mod arena;
 pub mod cell;
 mod expand;
+pub mod hill;
 pub mod parallel;
 pub mod parse;
 pub mod program;
@@ -43,13 +44,15 @@ pub mod tournament;
 pub mod transcript;
 
 pub use arena::{
-    run_match, run_match_observed, run_match_with, CycleView, EndReason, MatchResult, NoObserver,
-    Observer, Outcome, Scratch, DEFAULT_CYCLES, MAX_TAPE_LEN, MIN_TAPE_LEN, TAPE_LENGTH_COUNT,
+    run_match, run_match_observed, run_match_spec, run_match_spec_observed, run_match_spec_with,
+    run_match_with, CycleView, EndReason, MatchResult, MatchSpec, NoObserver, Observer, Outcome,
+    Polarity, Scratch, DEFAULT_CYCLES, MAX_TAPE_LEN, MIN_TAPE_LEN, TAPE_LENGTH_COUNT,
 };
+pub use hill::HILL_CYCLES;
 pub use parallel::{run_plan, run_plan_until};
 pub use parse::{ParseError, ParseErrorKind, Position, MAX_PROGRAM_BYTES};
 pub use program::Program;
-pub use settings::{Settings, TapeLengths, SETTINGS};
+pub use settings::{Polarities, Rules, Settings, TapeLengths, SETTINGS};
 pub use tournament::{
     format_scoreboard, match_identity, match_tape_len, pairing_line, plan_matches, standings,
     Entry, PlannedMatch, Standing, DEFAULT_OWNER,
