@@ -49,14 +49,16 @@ pub use arena::{
     Polarity, Scratch, DEFAULT_CYCLES, MAX_TAPE_LEN, MIN_TAPE_LEN, TAPE_LENGTH_COUNT,
 };
 pub use hill::HILL_CYCLES;
-pub use parallel::{run_plan, run_plan_until};
+pub use parallel::{run_pairings_until, run_plan, run_plan_until};
 pub use parse::{ParseError, ParseErrorKind, Position, MAX_PROGRAM_BYTES};
 pub use program::Program;
 pub use settings::{Polarities, Rules, Settings, TapeLengths, SETTINGS};
 pub use tournament::{
-    format_scoreboard, match_identity, match_tape_len, pairing_line, plan_matches, standings,
-    Entry, PlannedMatch, Standing, DEFAULT_OWNER,
+    format_pairings, format_scoreboard, match_identity, match_tape_len, pairing_line, plan_matches,
+    plan_pairings, standings, standings_under, Entry, PairingSummary, PlannedMatch, PlannedPairing,
+    Standing, DEFAULT_OWNER,
 };
 pub use transcript::{
-    bot_name, play, play_tape_len, result_line, start_line, tape_line, transcript,
+    bot_name, ending_line, play, play_spec, play_tape_len, result_line, start_line, tape_line,
+    transcript,
 };
