@@ -663,7 +663,7 @@ mod tests {
         })
         .collect();
         let record = StoredPairing::new("a", "b", &settings, &[17, 23], &results);
-        assert_eq!(record.results, vec!["<X", "><"]);
+        assert_eq!(record.results, vec!["<X", ">X"]);
         assert_eq!(record.ends, vec!["fl", "ob"]);
         let json = serde_json::to_string(&record).unwrap();
         let back: StoredPairing = serde_json::from_str(&json).unwrap();
