@@ -442,8 +442,21 @@ fn match_brackets(items: &mut [Item], source: &[u8]) -> Result<(), ParseError> {
     }
 }
 
-/// Reads and validates a program under the hill rules.
+/// Reads and validates a program under the hill rules, its simple groups
+/// unrolled.
 pub(crate) fn parse(source: &[u8]) -> Result<HillParsed, ParseError> {
+    let parsed = parse_linked(source)?;
+    Ok(match unroll(&parsed.items, source) {
+        Some(items) => HillParsed {
+            items,
+            tokens: parsed.tokens,
+        },
+        None => parsed,
+    })
+}
+
+/// Reads, validates and links a program under the hill rules.
+fn parse_linked(source: &[u8]) -> Result<HillParsed, ParseError> {
     if source.len() > MAX_PROGRAM_BYTES {
         return Err(ParseError {
             kind: ParseErrorKind::TooLarge,
@@ -455,6 +468,120 @@ pub(crate) fn parse(source: &[u8]) -> Result<HillParsed, ParseError> {
     let mut items = clean_groups(items);
     match_brackets(&mut items, source)?;
     Ok(HillParsed { items, tokens })
+}
+
+/// How many items unrolling may add to one program.
+const GROWTH_BUDGET: u64 = 3_000;
+
+/// Writes out the plain groups that cannot tell they were unrolled, within
+/// a growth budget, innermost first (they run most): a plain group with no
+/// `{` or `}` of any group inside. Nothing outside can jump into such a
+/// group (a bracket pair cannot cross its `(` or `)`), and its `(` saves
+/// the register that its `)` restores, so N copies of its body run the
+/// same instructions, each still one cycle; only the zero-cost register
+/// steps are gone. `None` when nothing is unrolled.
+fn unroll(items: &[Item], source: &[u8]) -> Option<Vec<Item>> {
+    let n = items.len();
+    let mut braces_before = Vec::with_capacity(n + 1);
+    let mut b = 0usize;
+    for item in items {
+        braces_before.push(b);
+        b += usize::from(matches!(item.kind, Kind::Inner | Kind::InnerEnd));
+    }
+    // Items each frame's body will take once its own decisions are made.
+    let mut unrolled = vec![false; n];
+    let mut budget = GROWTH_BUDGET;
+    let mut sizes: Vec<u64> = vec![0];
+    for (at, item) in items.iter().enumerate() {
+        match item.kind {
+            Kind::Rep | Kind::IRep => sizes.push(0),
+            Kind::RepEnd | Kind::IRepEnd => {
+                let body = sizes.pop().unwrap_or(0);
+                let open = if item.kind == Kind::RepEnd {
+                    item.partner
+                } else {
+                    item.inner
+                };
+                let as_text = body + 2;
+                let plain = item.kind == Kind::RepEnd
+                    && open < at
+                    && braces_before[at] == braces_before[open];
+                let copies = u64::from(item.count).checked_mul(body);
+                let size = match copies {
+                    Some(copies) if plain && copies.saturating_sub(as_text) <= budget => {
+                        budget -= copies.saturating_sub(as_text);
+                        unrolled[open] = true;
+                        copies
+                    }
+                    _ => as_text,
+                };
+                if let Some(parent) = sizes.last_mut() {
+                    *parent += size;
+                }
+            }
+            _ => {
+                if let Some(top) = sizes.last_mut() {
+                    *top += 1;
+                }
+            }
+        }
+    }
+    if !unrolled.iter().any(|&u| u) {
+        return None;
+    }
+    // Emit, then link again from the plain text.
+    struct Pass {
+        body: usize,
+        close: usize,
+        left: u32,
+    }
+    let mut out: Vec<Item> = Vec::with_capacity(n);
+    let mut stack: Vec<Pass> = Vec::new();
+    let mut at = 0;
+    loop {
+        if let Some(pass) = stack.last_mut() {
+            if at == pass.close {
+                pass.left -= 1;
+                if pass.left > 0 {
+                    at = pass.body;
+                } else {
+                    at = pass.close + 1;
+                    stack.pop();
+                }
+                continue;
+            }
+        } else if at >= n {
+            break;
+        }
+        let item = items[at];
+        if unrolled[at] {
+            // Unrolled groups have a count of at least 1 (count-0 groups
+            // were removed).
+            stack.push(Pass {
+                body: at + 1,
+                close: item.partner,
+                left: item.count.max(1),
+            });
+            at += 1;
+            continue;
+        }
+        let kind = match item.kind {
+            Kind::IRep => Kind::Rep,
+            Kind::IRepEnd => Kind::RepEnd,
+            k => k,
+        };
+        out.push(Item {
+            kind,
+            partner: NONE,
+            inner: NONE,
+            ..item
+        });
+        at += 1;
+    }
+    // The text is valid (it was), so linking cannot fail.
+    match_groups(&mut out, source).ok()?;
+    match_brackets(&mut out, source).ok()?;
+    Some(out)
 }
 
 /// A hint for a 2014-rules parse error caused by a hill form: the hill
@@ -530,7 +657,7 @@ mod tests {
 
     /// The kept items as text: each group's parts with their count.
     fn shape(src: &str) -> String {
-        let p = parse(src.as_bytes()).unwrap_or_else(|e| panic!("{src}: {e}"));
+        let p = parse_linked(src.as_bytes()).unwrap_or_else(|e| panic!("{src}: {e}"));
         p.items
             .iter()
             .map(|i| match i.kind {
@@ -621,6 +748,20 @@ mod tests {
             error(&deep),
             format!("bot.bf:1:{}: more than 4096 nested '['", MAX_NESTING + 1)
         );
+    }
+
+    #[test]
+    fn plain_groups_without_braces_are_unrolled_within_the_budget() {
+        let unrolled = |src: &str| {
+            let p = parse(src.as_bytes()).expect("valid");
+            p.items.len()
+        };
+        // `((+)*2>)*3` is 9 instructions; `(a{b}c)` keeps its groups, but
+        // plain groups inside its parts are written out.
+        assert_eq!(unrolled("((+)*2>)*3"), 9);
+        assert_eq!(unrolled("((+)*2{>}-)%3"), 8);
+        // Too big for the budget: kept as a group.
+        assert_eq!(unrolled("(+)*100000"), 3);
     }
 
     #[test]

@@ -7,17 +7,26 @@
 //!   [`ParseError::with_file`] gives the one-line `FILE:LINE:COL: MESSAGE`.
 //!   [`Program::token_hash`] identifies the token list for resume checks;
 //!   [`MAX_PROGRAM_BYTES`] lets a caller refuse a huge file before reading it.
+//! - **Rules**: [`Program::parse_rules`]`(&[u8], Rules)` reads a program under
+//!   the 2014 rules or the hill's ([`hill`]: gearlance's format and limits);
+//!   a match follows its left program's rules (the hill's tie at the limit).
 //! - **Play one match**: [`run_match`]`(&left, &right, tape_len, cycles) -> MatchResult`
 //!   ([`Outcome`], cycle count, [`EndReason`]); [`run_match_observed`] adds an
 //!   [`Observer`] called with every tape state; [`run_match_with`] reuses a [`Scratch`].
+//!   The `run_match_spec*` forms take a [`MatchSpec`] with a [`Polarity`].
+//!   [`hill::play_pairing`] plays a pairing as gearlance does (both
+//!   polarities, every length) and [`hill::summary_line`] prints its line.
 //! - **Plan a tournament**: [`Settings::from_pairs`] validates the setting keys
 //!   ([`SETTINGS`]); [`plan_matches`]`(&settings, &[Entry], seed) -> Vec<PlannedMatch>`
-//!   lists every match with its tape length ([`match_tape_len`], [`match_identity`]).
+//!   lists every match with its tape length ([`match_tape_len`], [`match_identity`]);
+//!   [`plan_pairings`] lists the pairings, each with its matches' lengths.
 //! - **Run many matches**: [`run_plan`] plays a plan on worker threads and
 //!   reports each result to the calling thread; [`run_plan_until`] also
-//!   stops claiming matches once asked to (cancellation).
+//!   stops claiming matches once asked to (cancellation); [`run_pairings_until`]
+//!   plays whole pairings, in each polarity, one per worker at a time.
 //! - **Score and print**: [`standings`] builds the leaderboard rows from
-//!   results; [`format_scoreboard`] prints the original's table;
+//!   results ([`standings_under`] for the hill's points); [`format_scoreboard`]
+//!   prints the original's table, [`format_pairings`] the hill's result strings;
 //!   [`pairing_line`] is the per-pairing progress line.
 //! - **`referee play`**: [`play`] / [`transcript()`] produce the start line,
 //!   the `--trace` tape lines and the result line; [`bot_name`] derives a
