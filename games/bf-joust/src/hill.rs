@@ -331,30 +331,62 @@ fn clean_groups(items: Vec<Item>) -> Vec<Item> {
     // A group left with no instruction anywhere inside it does nothing at
     // any count: removing it changes no cycle, and keeps a fetch short
     // whatever the counts (`((()*0+)*99999)*99999` would otherwise loop
-    // 10^10 times between two instructions). Only groups that hold no other
-    // group's `{` or `}` are removed, so no group loses a part.
-    let mut instructions_before = Vec::with_capacity(items.len() + 1);
-    let mut braces_before = Vec::with_capacity(items.len() + 1);
-    let (mut n, mut b) = (0usize, 0usize);
-    for item in &items {
-        instructions_before.push(n);
-        braces_before.push(b);
-        n += usize::from(is_instruction(item.kind));
-        b += usize::from(matches!(item.kind, Kind::Inner | Kind::InnerEnd));
+    // 10^10 times between two instructions). A group is removed only if
+    // every `{` or `}` inside it belongs to a group inside it, so no group
+    // loses a part; the outermost such group goes with all it holds.
+    struct Frame {
+        lo: usize,
+        hi: usize,
+        instructions: bool,
     }
-    remove(&items, |start, item| {
-        let close = match item.kind {
-            Kind::Rep => item.partner,
-            Kind::IRep => item.inner,
-            _ => return None,
-        };
-        if close == NONE {
-            return None;
+    fn note(stack: &mut [Frame], lo: usize, hi: usize, instruction: bool) {
+        if let Some(top) = stack.last_mut() {
+            top.lo = top.lo.min(lo);
+            top.hi = top.hi.max(hi);
+            top.instructions |= instruction;
         }
-        let own_braces = if item.kind == Kind::IRep { 2 } else { 0 };
-        let free = instructions_before[close] == instructions_before[start]
-            && braces_before[close] - braces_before[start] == own_braces;
-        free.then_some(close)
+    }
+    let mut removable = vec![NONE; items.len()];
+    let mut stack: Vec<Frame> = Vec::new();
+    for (at, item) in items.iter().enumerate() {
+        match item.kind {
+            Kind::Rep | Kind::IRep => stack.push(Frame {
+                lo: usize::MAX,
+                hi: 0,
+                instructions: false,
+            }),
+            Kind::Inner | Kind::InnerEnd => {
+                // The extent of the brace's group: its `(` and `)`.
+                let (open, close) = if item.kind == Kind::Inner {
+                    let open = item.partner;
+                    (open, items.get(open).map_or(NONE, |o| o.inner))
+                } else {
+                    let close = item.partner;
+                    (items.get(close).map_or(0, |c| c.inner), close)
+                };
+                if open == NONE || close == NONE {
+                    note(&mut stack, 0, usize::MAX, true);
+                } else {
+                    note(&mut stack, open, close, false);
+                }
+            }
+            Kind::RepEnd | Kind::IRepEnd => {
+                let Some(f) = stack.pop() else { continue };
+                let open = if item.kind == Kind::RepEnd {
+                    item.partner
+                } else {
+                    item.inner
+                };
+                if open != NONE && !f.instructions && f.lo >= open && f.hi <= at {
+                    removable[open] = at;
+                }
+                note(&mut stack, f.lo.min(open), f.hi.max(at), f.instructions);
+            }
+            _ => note(&mut stack, usize::MAX, 0, true),
+        }
+    }
+    remove(&items, |at, _| {
+        Some(removable[at]).filter(|&close| close != NONE)
     })
 }
 
@@ -762,6 +794,43 @@ mod tests {
         assert_eq!(unrolled("((+)*2{>}-)%3"), 8);
         // Too big for the budget: kept as a group.
         assert_eq!(unrolled("(+)*100000"), 3);
+    }
+
+    #[test]
+    fn groups_with_no_instruction_cost_nothing_whatever_their_counts() {
+        // Without the removal, each of these would spin through up to
+        // 10^15 register steps between two instructions.
+        for src in [
+            "((((+)*0)*100000)*100000)*100000<",
+            "(((()*7)*100000)*100000)*100000<",
+            "((((+)*0{}(.)*0)%100000)*100000)*100000<",
+            "(((+)*0{<})%100000)*100000",
+        ] {
+            let p = parse(src.as_bytes()).unwrap_or_else(|e| panic!("{src}: {e}"));
+            let kinds: Vec<Kind> = p.items.iter().map(|i| i.kind).collect();
+            assert!(
+                kinds.len() <= 4,
+                "{src}: {kinds:?} should be little more than its '<'"
+            );
+            let program =
+                crate::Program::parse_rules(src.as_bytes(), crate::Rules::Hill).expect("valid");
+            let idle = crate::Program::parse_rules(b"", crate::Rules::Hill).expect("valid");
+            // The `<` leaves the tape in the first cycle.
+            let r = crate::run_match_spec(
+                &program,
+                &idle,
+                crate::MatchSpec {
+                    tape_len: 10,
+                    cycles: HILL_CYCLES,
+                    polarity: crate::Polarity::Normal,
+                },
+            );
+            assert_eq!(
+                (r.outcome, r.cycles),
+                (crate::Outcome::RightWins, 1),
+                "{src}"
+            );
+        }
     }
 
     #[test]
