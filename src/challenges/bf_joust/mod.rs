@@ -2,11 +2,13 @@
 //! programs itself (the pure `game_bf_joust` crate): no bot process, no
 //! build, no sandbox, no bot folder.
 //!
-//! A run loads and compiles every program once ([`load`]), plans every
-//! match, skips the ones already stored under an unchanged key, plays the
-//! rest on `--jobs` engine threads outside the async runtime, and commits
-//! the results in batches: each batch is durable before its pairings are
-//! reported.
+//! A run loads and compiles every program once ([`load`]) under the
+//! tournament's rules (2014 or hill), plans every pairing, skips the ones
+//! already stored under an unchanged key, plays the rest on `--jobs`
+//! engine threads outside the async runtime (a pairing at a time per
+//! thread: every length, each polarity), and commits one row per pairing
+//! in batches: each batch is durable before its pairings are reported.
+//! [`pairing_results`] is the one reader of those rows.
 
 pub mod check;
 pub mod play;
