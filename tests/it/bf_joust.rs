@@ -890,6 +890,21 @@ fn play_under_hill_rules_prints_gearlances_two_strings() {
     assert_eq!(lines[2], expected);
     assert!(stderr(&out).starts_with("ended "), "{}", stderr(&out));
 
+    // `check --rules hill` reads the program the hill's way.
+    let checked = referee(
+        dir.path(),
+        &["check", "bf-joust", "braces.bf", "--rules", "hill"],
+    );
+    assert_eq!(checked.status.code(), Some(0), "{}", stdout(&checked));
+    assert!(stdout(&checked).contains("valid"), "{}", stdout(&checked));
+    let checked = referee(dir.path(), &["check", "bf-joust", "braces.bf"]);
+    assert_eq!(checked.status.code(), Some(1), "{}", stdout(&checked));
+    assert!(
+        stdout(&checked).contains("is a hill rules form"),
+        "{}",
+        stdout(&checked)
+    );
+
     // The 2014 rules refuse the hill forms, naming the form and the place.
     let out = referee(dir.path(), &["play", "bf-joust", "rusher.bf", "braces.bf"]);
     assert_eq!(out.status.code(), Some(2));
