@@ -134,13 +134,13 @@ impl Settings {
             let given = |key: &str| pairs.iter().any(|(k, _)| k.as_ref() == key);
             if given("tape-lengths") && settings.tape_lengths != TapeLengths::All {
                 return Err(
-                    "tape-lengths must be 'all' with rules: hill (the hill plays every length)"
+                    "tape-lengths must be 'all' with rules: hill (the hill plays every length); change the instructions' header or the --tape-lengths flag"
                         .into(),
                 );
             }
             if given("polarity") && settings.polarity != Polarities::Both {
                 return Err(
-                    "polarity must be 'both' with rules: hill (the hill plays both)".into(),
+                    "polarity must be 'both' with rules: hill (the hill plays both); change the instructions' header or the --polarity flag".into(),
                 );
             }
             settings.tape_lengths = TapeLengths::All;
