@@ -30,7 +30,9 @@ fn pairing_lines(err: &str) -> Vec<String> {
         .collect()
 }
 
-/// Every stored match: game key -> JSON record.
+/// Every stored match: a key (the pairing's row key, k and polarity) ->
+/// the match as JSON (left, right, k, tape_len, polarity, limit, result,
+/// cycles, end), read from the one row each pairing is stored in.
 fn stored(db: &Path) -> BTreeMap<String, serde_json::Value> {
     let conn = rusqlite::Connection::open(db).unwrap();
     let mut stmt = conn
@@ -39,11 +41,38 @@ fn stored(db: &Path) -> BTreeMap<String, serde_json::Value> {
     let rows = stmt
         .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
         .unwrap();
-    rows.map(|r| {
-        let (k, v) = r.unwrap();
-        (k, serde_json::from_str(&v).unwrap())
-    })
-    .collect()
+    let mut matches = BTreeMap::new();
+    for row in rows {
+        let (key, record) = row.unwrap();
+        let p: serde_json::Value = serde_json::from_str(&record).unwrap();
+        let lengths = p["lengths"].as_array().unwrap();
+        for (i, polarity) in p["polarities"].as_array().unwrap().iter().enumerate() {
+            let results = p["results"][i].as_str().unwrap().as_bytes();
+            let ends = p["ends"][i].as_str().unwrap().as_bytes();
+            for (k, len) in lengths.iter().enumerate() {
+                let result = match results[k] {
+                    b'<' => "left-wins",
+                    b'>' => "right-wins",
+                    _ => "draw",
+                };
+                let end = match ends[k] {
+                    b'f' => "flag",
+                    b'o' => "off-tape",
+                    b'b' => "both-lost",
+                    _ => "limit",
+                };
+                matches.insert(
+                    format!("{key}/k={k}/{}", polarity.as_str().unwrap()),
+                    serde_json::json!({
+                        "left": p["left"], "right": p["right"], "k": k,
+                        "tape_len": len, "polarity": polarity, "limit": p["limit"],
+                        "result": result, "cycles": p["cycles"][i][k], "end": end,
+                    }),
+                );
+            }
+        }
+    }
+    matches
 }
 
 /// Stored matches per (left, right) pairing.
@@ -100,12 +129,12 @@ Winners (tied): Rusher, Mirror
     assert_eq!(
         pairing_lines(&stderr(&out)),
         [
-            "===== Rusher vs. Mirror finished with 0:0 =====",
-            "===== Rusher vs. Idle finished with 21:0 =====",
-            "===== Rusher vs. Suicide finished with 21:0 =====",
-            "===== Mirror vs. Idle finished with 21:0 =====",
-            "===== Mirror vs. Suicide finished with 21:0 =====",
-            "===== Idle vs. Suicide finished with 21:0 =====",
+            "===== Rusher.bf vs. Mirror.bf finished with 0:0 =====",
+            "===== Rusher.bf vs. Idle.bf finished with 21:0 =====",
+            "===== Rusher.bf vs. Suicide.bf finished with 21:0 =====",
+            "===== Mirror.bf vs. Idle.bf finished with 21:0 =====",
+            "===== Mirror.bf vs. Suicide.bf finished with 21:0 =====",
+            "===== Idle.bf vs. Suicide.bf finished with 21:0 =====",
         ]
         .map(String::from)
         .to_vec(),
@@ -188,7 +217,7 @@ fn an_invalid_bot_scores_zero_and_the_rest_play() {
     );
     assert_eq!(
         pairing_lines(&err),
-        ["===== Rusher vs. Idle finished with 3:0 ====="]
+        ["===== Rusher.bf vs. Idle.bf finished with 3:0 ====="]
     );
     assert_eq!(
         stdout(&out),
@@ -260,7 +289,7 @@ fn extra_words_missing_files_and_duplicates_are_organiser_errors() {
     organiser_error(
         "challenge: bf-joust\ntimeout-ms: 5\nA\nB\n",
         &two,
-        "instructions.txt:2: unknown setting 'timeout-ms' for bf-joust (known: matches-per-pairing, tape-lengths, cycles)",
+        "instructions.txt:2: unknown setting 'timeout-ms' for bf-joust (known: matches-per-pairing, tape-lengths, cycles, rules, polarity)",
     );
 }
 
@@ -328,9 +357,9 @@ fn adding_a_bot_plays_only_its_pairings() {
     assert_eq!(
         lines,
         [
-            "===== Idle vs. Mirror finished with 0:4 =====",
-            "===== Rusher vs. Mirror finished with 0:0 =====",
-            "===== Suicide vs. Mirror finished with 0:4 =====",
+            "===== Idle.bf vs. Mirror.bf finished with 0:4 =====",
+            "===== Rusher.bf vs. Mirror.bf finished with 0:0 =====",
+            "===== Suicide.bf vs. Mirror.bf finished with 0:4 =====",
         ]
     );
     let after = stored(&db);
@@ -527,7 +556,8 @@ fn a_killed_run_loses_no_reported_pairing_and_resumes() {
     let counts = per_pairing(&kept);
     for line in &reported {
         let words: Vec<&str> = line.split(' ').collect();
-        let pair = (words[1].to_string(), words[3].to_string());
+        let name = |w: &str| w.trim_end_matches(".bf").to_string();
+        let pair = (name(words[1]), name(words[3]));
         assert_eq!(counts.get(&pair), Some(&k), "{line} was committed");
     }
     assert!(kept.len() < 15 * k, "killed before the end");
@@ -660,7 +690,18 @@ fn play_reproduces_every_spec_vector() {
             "vector {}",
             i + 1
         );
-        assert!(stderr(&out).is_empty(), "vector {}", i + 1);
+        // How the match ended is said on stderr, beside the original's output.
+        let ending = stderr(&out);
+        assert!(
+            ending.starts_with("ended ") && ending.ends_with('\n') && ending.lines().count() == 1,
+            "vector {}: {ending}",
+            i + 1
+        );
+        assert!(
+            ending.contains(&format!("{cycles} cycles")),
+            "vector {}: {ending}",
+            i + 1
+        );
 
         // The trace has one tape line per executed cycle, plus the initial one.
         let traced = play(left, right, &[args.as_slice(), &["--trace"]].concat());
@@ -795,4 +836,186 @@ fn bad_tournament_flags_are_errors() {
         );
     }
     assert!(!dir.path().join("results.db").exists());
+}
+
+/// A test bot of the hill test data (games/bf-joust/tests/data/hill/).
+fn hill_bot(name: &str) -> String {
+    let path = crate::common::root()
+        .join("games/bf-joust/tests/data/hill/bots")
+        .join(format!("{name}.bf"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// gearlance's line for LEFT vs RIGHT in the hill test data.
+fn gearlance_line(left: &str, right: &str) -> String {
+    let data = std::fs::read_to_string(
+        crate::common::root().join("games/bf-joust/tests/data/hill/results.txt"),
+    )
+    .unwrap();
+    let prefix = format!("{left} {right} ");
+    data.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .unwrap_or_else(|| panic!("no line for {left} vs {right}"))
+        .to_string()
+}
+
+#[test]
+fn play_under_hill_rules_prints_gearlances_two_strings() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("braces.bf"), hill_bot("braces")).unwrap();
+    std::fs::write(dir.path().join("rusher.bf"), hill_bot("rusher")).unwrap();
+    let out = referee(
+        dir.path(),
+        &[
+            "play",
+            "bf-joust",
+            "rusher.bf",
+            "braces.bf",
+            "--rules",
+            "hill",
+            "--tape-len",
+            "11",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(
+        lines[0],
+        "===== Starting battle of <rusher> vs <braces> with memory tape size: 11 ====="
+    );
+    // Tape 11, normal polarity: the second character of the first string.
+    let expected = gearlance_line("rusher", "braces");
+    let who = match expected.as_bytes()[1] {
+        b'<' => "rusher won",
+        b'>' => "braces won",
+        _ => "Draw game",
+    };
+    assert!(lines[1].contains(who), "{}", lines[1]);
+    assert_eq!(lines[2], expected);
+    assert!(stderr(&out).starts_with("ended "), "{}", stderr(&out));
+
+    // `check --rules hill` reads the program the hill's way.
+    let checked = referee(
+        dir.path(),
+        &["check", "bf-joust", "braces.bf", "--rules", "hill"],
+    );
+    assert_eq!(checked.status.code(), Some(0), "{}", stdout(&checked));
+    assert!(stdout(&checked).contains("valid"), "{}", stdout(&checked));
+    let checked = referee(dir.path(), &["check", "bf-joust", "braces.bf"]);
+    assert_eq!(checked.status.code(), Some(1), "{}", stdout(&checked));
+    assert!(
+        stdout(&checked).contains("is a hill rules form"),
+        "{}",
+        stdout(&checked)
+    );
+
+    // The 2014 rules refuse the hill forms, naming the form and the place.
+    let out = referee(dir.path(), &["play", "bf-joust", "rusher.bf", "braces.bf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "rusher.bf:3:6: '%N' repeat count is a hill rules form (`rules: hill`); the 2014 rules need ')*N'\n\
+         braces.bf:2:28: '%N' repeat count is a hill rules form (`rules: hill`); the 2014 rules need ')*N'\n"
+    );
+}
+
+#[test]
+fn a_hill_tournament_stores_a_row_per_pairing_and_shows_the_strings() {
+    let names = ["tripwire", "decoy_rush", "polar", "braces"];
+    let mut ins = String::from("challenge: bf-joust\nrules: hill\n");
+    let sources: Vec<(String, String)> =
+        names.iter().map(|n| (n.to_string(), hill_bot(n))).collect();
+    for n in &names[..3] {
+        ins.push_str(&format!("{n}\n"));
+    }
+    let dir = tournament(&ins);
+    let files: Vec<(&str, &str)> = sources
+        .iter()
+        .map(|(n, s)| (n.as_str(), s.as_str()))
+        .collect();
+    bots(dir.path(), &files);
+    let out = run(dir.path(), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let board = stdout(&out);
+    for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+        let (left, right) = (names[a], names[b]);
+        let line = format!("    {left} vs {right}: {}\n", gearlance_line(left, right));
+        assert!(board.contains(&line), "{line} in\n{board}");
+    }
+    let db = dir.path().join("results.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let rows: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM games WHERE challenge = 'bf-joust'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(rows, 3, "one row per pairing");
+    let before = stored(&db);
+    assert_eq!(
+        before.len(),
+        3 * 42,
+        "each row holds 21 lengths in 2 polarities"
+    );
+    assert!(before.values().all(|m| m["limit"] == 100_000));
+
+    // Nothing is missing: nothing is played, and the run says so.
+    let again = run(dir.path(), &[]);
+    assert!(
+        stderr(&again).contains("nothing to play: all 126 matches"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(!stderr(&again).contains("played for"), "{}", stderr(&again));
+    assert_eq!(stdout(&again), board);
+
+    // A drop-in plays only its own pairings.
+    std::fs::write(
+        dir.path().join("braces/bot.toml"),
+        "name = \"braces\"\nrun = \"braces.bf\"\n",
+    )
+    .unwrap();
+    let third = run(dir.path(), &[]);
+    assert!(third.status.success(), "{}", stderr(&third));
+    let lines = pairing_lines(&stderr(&third));
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines.iter().all(|l| l.contains("braces.bf")), "{lines:?}");
+    let after = stored(&db);
+    assert_eq!(after.len(), 6 * 42);
+    for (key, m) in &before {
+        assert_eq!(after.get(key), Some(m), "{key} unchanged");
+    }
+    assert!(stdout(&third).contains(&format!(
+        "    tripwire vs braces: {}\n",
+        gearlance_line("tripwire", "braces")
+    )));
+}
+
+#[test]
+fn polarity_both_plays_each_match_twice_under_the_2014_rules() {
+    let dir = tournament(
+        "challenge: bf-joust\ntape-lengths: all\npolarity: both\nRusher\nIdle\nSuicide\n",
+    );
+    bots(dir.path(), &FIELD);
+    let out = run(dir.path(), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let matches = stored(&dir.path().join("results.db"));
+    assert_eq!(matches.len(), 3 * 21 * 2);
+    let inverted = matches
+        .values()
+        .filter(|m| m["polarity"] == "inverted")
+        .count();
+    assert_eq!(inverted, 3 * 21);
+    // Idle and Suicide have no + or -, Rusher clears with loops: the
+    // polarity changes nothing here, and each match counts once more.
+    assert!(
+        stdout(&out).contains("| -     | Rusher  -  84   |"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(pairing_lines(&stderr(&out))
+        .contains(&"===== Rusher.bf vs. Idle.bf finished with 42:0 =====".to_string()));
 }

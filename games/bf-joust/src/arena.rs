@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cell;
 use crate::program::{Op, OpKind, Program, SIZE_CLASSES};
+use crate::settings::Rules;
 
 /// Shortest tape a match may use.
 pub const MIN_TAPE_LEN: usize = 10;
@@ -27,6 +28,25 @@ pub const DEFAULT_CYCLES: u64 = 10_000;
 /// compiler drop the bounds checks.
 const TAPE_MASK: usize = 31;
 
+/// Whether the right program plays as written or with `+` and `-` swapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Polarity {
+    Normal,
+    /// The right program's `+` and `-` swapped (the hill's second half).
+    Inverted,
+}
+
+/// What a match is played with besides its two programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchSpec {
+    /// 10..=30.
+    pub tape_len: usize,
+    /// The limit T (0 ends the match at the first check).
+    pub cycles: u64,
+    pub polarity: Polarity,
+}
+
 /// Who won a match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -43,6 +63,15 @@ impl Outcome {
             Outcome::LeftWins => Outcome::RightWins,
             Outcome::RightWins => Outcome::LeftWins,
             Outcome::Draw => Outcome::Draw,
+        }
+    }
+
+    /// gearlance's character: `<` left wins, `>` right wins, `X` a tie.
+    pub fn symbol(self) -> char {
+        match self {
+            Outcome::LeftWins => '<',
+            Outcome::RightWins => '>',
+            Outcome::Draw => 'X',
         }
     }
 
@@ -66,7 +95,8 @@ pub enum EndReason {
     OffTape,
     /// Both bots lost at the same check: a draw.
     BothLost,
-    /// The cycle limit: the flag further from 0 won, or equal flags drew.
+    /// The cycle limit: the flag further from 0 won, or equal flags drew
+    /// (under the hill rules, always a tie).
     Limit,
 }
 
@@ -140,6 +170,14 @@ pub fn run_match(left: &Program, right: &Program, tape_len: usize, cycles: u64) 
     run_match_observed(left, right, tape_len, cycles, &mut NoObserver)
 }
 
+/// [`run_match`] with a polarity: the whole [`MatchSpec`].
+///
+/// # Panics
+/// As [`run_match`].
+pub fn run_match_spec(left: &Program, right: &Program, spec: MatchSpec) -> MatchResult {
+    run_match_spec_observed(left, right, spec, &mut NoObserver)
+}
+
 thread_local! {
     /// Counter storage reused by [`run_match`] and [`run_match_observed`]
     /// on this thread, so a match allocates nothing once a thread has seen
@@ -155,12 +193,18 @@ pub(crate) struct Counter {
     count: u64,
 }
 
+/// Saved repeat registers per bot under the hill rules. Groups nest at
+/// most 4096 deep, and a stack holds at most one entry per open group.
+const HILL_STACK: usize = 8192;
+
 /// Reusable per-match counter storage, so a worker playing many matches
 /// allocates only when a bigger program comes along.
 #[derive(Debug, Default)]
 pub struct Scratch {
     left: Vec<Counter>,
     right: Vec<Counter>,
+    left_stack: Vec<u32>,
+    right_stack: Vec<u32>,
 }
 
 /// [`run_match`] with an observer called with the initial state and after every cycle.
@@ -171,17 +215,25 @@ pub fn run_match_observed<O: Observer>(
     cycles: u64,
     observer: &mut O,
 ) -> MatchResult {
+    let spec = MatchSpec {
+        tape_len,
+        cycles,
+        polarity: Polarity::Normal,
+    };
+    run_match_spec_observed(left, right, spec, observer)
+}
+
+/// [`run_match_spec`] with an observer.
+pub fn run_match_spec_observed<O: Observer>(
+    left: &Program,
+    right: &Program,
+    spec: MatchSpec,
+    observer: &mut O,
+) -> MatchResult {
     SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-        Ok(mut scratch) => run_match_with(left, right, tape_len, cycles, &mut scratch, observer),
+        Ok(mut scratch) => run_match_spec_with(left, right, spec, &mut scratch, observer),
         // An observer that itself plays a match: give the inner one its own.
-        Err(_) => run_match_with(
-            left,
-            right,
-            tape_len,
-            cycles,
-            &mut Scratch::default(),
-            observer,
-        ),
+        Err(_) => run_match_spec_with(left, right, spec, &mut Scratch::default(), observer),
     })
 }
 
@@ -216,17 +268,40 @@ pub fn run_match_with<O: Observer>(
     scratch: &mut Scratch,
     observer: &mut O,
 ) -> MatchResult {
+    let spec = MatchSpec {
+        tape_len,
+        cycles: limit,
+        polarity: Polarity::Normal,
+    };
+    run_match_spec_with(left, right, spec, scratch, observer)
+}
+
+/// [`run_match_spec_observed`] reusing `scratch`. The match follows the
+/// left program's rules (both programs must have been read under the same).
+pub fn run_match_spec_with<O: Observer>(
+    left: &Program,
+    right: &Program,
+    spec: MatchSpec,
+    scratch: &mut Scratch,
+    observer: &mut O,
+) -> MatchResult {
+    let MatchSpec {
+        tape_len,
+        cycles: limit,
+        polarity,
+    } = spec;
     assert!(
         (MIN_TAPE_LEN..=MAX_TAPE_LEN).contains(&tape_len),
         "tape length {tape_len} outside {MIN_TAPE_LEN}..={MAX_TAPE_LEN}"
     );
-    let l_ctr = reset_counters(&mut scratch.left, left);
-    let r_ctr = reset_counters(&mut scratch.right, right);
+    let hill = left.rules == Rules::Hill;
     let setup = Setup {
         tape_len,
         limit,
         left_start: left.start,
         right_start: right.start,
+        tie_at_limit: hill,
+        inverted: polarity == Polarity::Inverted,
     };
     let (l_ops, r_ops) = (&left.ops[..], &right.ops[..]);
 
@@ -235,6 +310,38 @@ pub fn run_match_with<O: Observer>(
     // The literals below are the size classes, which this pins down.
     const _: () = assert!(SIZE_CLASSES[0] == 256 && SIZE_CLASSES[1] == 4096);
     const _: () = assert!(SIZE_CLASSES[2] == 65536 && SIZE_CLASSES.len() == 3);
+
+    if hill {
+        let l_stack = hill_stack(&mut scratch.left_stack);
+        let r_stack = hill_stack(&mut scratch.right_stack);
+        macro_rules! dispatch_hill {
+            ($( ($nl:literal, $nr:literal) ),*) => {
+                match (l_ops.len(), r_ops.len()) {
+                    $(
+                        ($nl, $nr) => match (<&[Op; $nl]>::try_from(l_ops), <&[Op; $nr]>::try_from(r_ops)) {
+                            (Ok(lo), Ok(ro)) => pair(
+                                &mut HillBot::new(lo, l_stack),
+                                &mut HillBot::new(ro, r_stack),
+                                &setup,
+                                observer,
+                            ),
+                            _ => unreachable!("size class lengths"),
+                        },
+                    )*
+                    _ => pair(
+                        &mut HillBot::new(l_ops, l_stack),
+                        &mut HillBot::new(r_ops, r_stack),
+                        &setup,
+                        observer,
+                    ),
+                }
+            };
+        }
+        return dispatch_hill!((256, 256), (256, 4096), (4096, 256), (4096, 4096));
+    }
+
+    let l_ctr = reset_counters(&mut scratch.left, left);
+    let r_ctr = reset_counters(&mut scratch.right, right);
     macro_rules! dispatch {
         ($( ($nl:literal, $nr:literal) ),*) => {
             match (l_ops.len(), r_ops.len()) {
@@ -245,12 +352,22 @@ pub fn run_match_with<O: Observer>(
                         <&[Op; $nr]>::try_from(r_ops),
                         <&mut [Counter; $nr]>::try_from(r_ctr),
                     ) {
-                        (Ok(lo), Ok(lc), Ok(ro), Ok(rc)) => play(lo, lc, ro, rc, &setup, observer),
+                        (Ok(lo), Ok(lc), Ok(ro), Ok(rc)) => pair(
+                            &mut Classic { ops: lo, counters: lc },
+                            &mut Classic { ops: ro, counters: rc },
+                            &setup,
+                            observer,
+                        ),
                         // Unreachable: the lengths were just matched.
                         _ => unreachable!("size class lengths"),
                     },
                 )*
-                _ => play(l_ops, l_ctr, r_ops, r_ctr, &setup, observer),
+                _ => pair(
+                    &mut Classic { ops: l_ops, counters: l_ctr },
+                    &mut Classic { ops: r_ops, counters: r_ctr },
+                    &setup,
+                    observer,
+                ),
             }
         };
     }
@@ -265,6 +382,129 @@ pub fn run_match_with<O: Observer>(
         (65536, 4096),
         (65536, 65536)
     )
+}
+
+/// A bot's hill register stack, sized once per scratch.
+fn hill_stack(stack: &mut Vec<u32>) -> &mut [u32; HILL_STACK] {
+    if stack.len() != HILL_STACK {
+        *stack = vec![0; HILL_STACK];
+    }
+    match <&mut [u32; HILL_STACK]>::try_from(&mut stack[..]) {
+        Ok(array) => array,
+        // Unreachable: the length was just set.
+        Err(_) => unreachable!("hill stack length"),
+    }
+}
+
+/// Plays the match in the right polarity's variant.
+#[inline(always)]
+fn pair<L: Machine, R: Machine, O: Observer>(
+    left: &mut L,
+    right: &mut R,
+    setup: &Setup,
+    observer: &mut O,
+) -> MatchResult {
+    if setup.inverted {
+        play::<L, R, O, true>(left, right, setup, observer)
+    } else {
+        play::<L, R, O, false>(left, right, setup, observer)
+    }
+}
+
+/// One bot's way of fetching its next instruction.
+trait Machine {
+    /// Runs the zero-cost steps from `*pc` and returns the cycle's instruction.
+    fn fetch(&mut self, pc: &mut u32) -> Op;
+}
+
+/// A 2014 bot: per-group counters (spec §2).
+struct Classic<'a, C: ?Sized, K: ?Sized> {
+    ops: &'a C,
+    counters: &'a mut K,
+}
+
+impl<C: Code + ?Sized, K: Counters + ?Sized> Machine for Classic<'_, C, K> {
+    #[inline(always)]
+    fn fetch(&mut self, pc: &mut u32) -> Op {
+        fetch(self.ops, self.counters, pc)
+    }
+}
+
+/// A hill bot: one repeat register and a stack of saved ones.
+struct HillBot<'a, C: ?Sized> {
+    ops: &'a C,
+    rep: u32,
+    sp: usize,
+    stack: &'a mut [u32; HILL_STACK],
+}
+
+impl<'a, C: ?Sized> HillBot<'a, C> {
+    fn new(ops: &'a C, stack: &'a mut [u32; HILL_STACK]) -> Self {
+        HillBot {
+            ops,
+            rep: 0,
+            sp: 0,
+            stack,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self) {
+        self.stack[self.sp & (HILL_STACK - 1)] = self.rep;
+        self.sp = self.sp.wrapping_add(1);
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.sp = self.sp.wrapping_sub(1);
+        self.rep = self.stack[self.sp & (HILL_STACK - 1)];
+    }
+}
+
+impl<C: Code + ?Sized> Machine for HillBot<'_, C> {
+    #[inline(always)]
+    fn fetch(&mut self, pc: &mut u32) -> Op {
+        loop {
+            let op = self.ops.op(*pc);
+            match op.kind {
+                OpKind::Instr => return op,
+                OpKind::Push => {
+                    self.push();
+                    self.rep = op.slot;
+                    *pc = op.on_nonzero;
+                }
+                OpKind::CountDown => {
+                    self.rep = self.rep.wrapping_sub(1);
+                    if self.rep != 0 {
+                        *pc = op.on_zero;
+                    } else {
+                        self.pop();
+                        *pc = op.on_nonzero;
+                    }
+                }
+                OpKind::Pop => {
+                    self.pop();
+                    *pc = op.on_nonzero;
+                }
+                OpKind::PushOne => {
+                    self.push();
+                    self.rep = 1;
+                    *pc = op.on_nonzero;
+                }
+                OpKind::CountUp => {
+                    self.rep = self.rep.wrapping_add(1);
+                    if self.rep <= op.slot {
+                        *pc = op.on_zero;
+                    } else {
+                        self.pop();
+                        *pc = op.on_nonzero;
+                    }
+                }
+                // Not produced for hill programs.
+                OpKind::Group => *pc = op.on_nonzero,
+            }
+        }
+    }
 }
 
 /// Read access to one bot's ops by op index.
@@ -313,23 +553,23 @@ struct Setup {
     limit: u64,
     left_start: u32,
     right_start: u32,
+    /// The hill's limit: a tie, whatever the flags.
+    tie_at_limit: bool,
+    /// The right program's `+` and `-` swapped.
+    inverted: bool,
 }
 
 /// The match loop proper.
 #[inline(always)]
-fn play<LC, LK, RC, RK, O>(
-    l_ops: &LC,
-    l_ctr: &mut LK,
-    r_ops: &RC,
-    r_ctr: &mut RK,
+fn play<L, R, O, const INVERTED: bool>(
+    l_bot: &mut L,
+    r_bot: &mut R,
     setup: &Setup,
     observer: &mut O,
 ) -> MatchResult
 where
-    LC: Code + ?Sized,
-    LK: Counters + ?Sized,
-    RC: Code + ?Sized,
-    RK: Counters + ?Sized,
+    L: Machine,
+    R: Machine,
     O: Observer,
 {
     let Setup {
@@ -337,6 +577,8 @@ where
         limit,
         left_start,
         right_start,
+        tie_at_limit,
+        inverted: _,
     } = *setup;
     let last = tape_len - 1;
     let mut tape = [0u8; TAPE_MASK + 1];
@@ -367,8 +609,8 @@ where
     // both cell changes (they add up), then move.
     macro_rules! cycle {
         () => {{
-            let lop = fetch(l_ops, l_ctr, &mut lpc);
-            let rop = fetch(r_ops, r_ctr, &mut rpc);
+            let lop = l_bot.fetch(&mut lpc);
+            let rop = r_bot.fetch(&mut rpc);
             let li = lp & TAPE_MASK;
             let ri = rp & TAPE_MASK;
             lpc = if tape[li] == 0 {
@@ -382,7 +624,11 @@ where
                 rop.on_nonzero
             };
             tape[li] = tape[li].wrapping_add(lop.dcell);
-            tape[ri] = tape[ri].wrapping_add(rop.dcell);
+            tape[ri] = if INVERTED {
+                tape[ri].wrapping_sub(rop.dcell)
+            } else {
+                tape[ri].wrapping_add(rop.dcell)
+            };
             lp = lp.wrapping_add(lop.dptr as isize as usize);
             rp = rp.wrapping_sub(rop.dptr as isize as usize);
             c += 1;
@@ -410,6 +656,7 @@ where
             return decide(
                 c,
                 c >= limit,
+                tie_at_limit,
                 (f0, f1),
                 (left_flag_dead, left_off),
                 (right_flag_dead, right_off),
@@ -468,6 +715,7 @@ fn fetch<C: Code + ?Sized, K: Counters + ?Sized>(ops: &C, counters: &mut K, pc: 
 fn decide(
     c: u64,
     timeout: bool,
+    tie_at_limit: bool,
     (f0, f1): (u8, u8),
     (left_flag_dead, left_off): (bool, bool),
     (right_flag_dead, right_off): (bool, bool),
@@ -489,6 +737,15 @@ fn decide(
     };
     if left_wins && right_wins {
         done(Outcome::Draw, EndReason::BothLost)
+    } else if tie_at_limit {
+        // The hill: a loss on the last cycle still counts; then a tie.
+        if left_wins {
+            done(Outcome::LeftWins, win_reason(right_flag_dead))
+        } else if right_wins {
+            done(Outcome::RightWins, win_reason(left_flag_dead))
+        } else {
+            done(Outcome::Draw, EndReason::Limit)
+        }
     } else if timeout && a0 == a1 {
         done(Outcome::Draw, EndReason::Limit)
     } else if left_wins {

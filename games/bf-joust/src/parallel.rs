@@ -8,9 +8,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use crate::arena::{self, MatchResult, NoObserver, Scratch};
+use crate::arena::{self, MatchResult, MatchSpec, NoObserver, Polarity, Scratch};
 use crate::program::Program;
-use crate::tournament::PlannedMatch;
+use crate::tournament::{PlannedMatch, PlannedPairing};
 
 /// Matches a worker claims at once: enough to make the shared counter and
 /// the channel negligible (a match is microseconds), few enough to balance.
@@ -111,6 +111,82 @@ pub fn run_plan_until(
     });
 }
 
+/// Plays every match of each pairing of `plan`, in each of `polarities`,
+/// on `threads` threads in all (0 means one), and calls
+/// `on_pairing(index_in_plan, results)` on this thread as pairings finish.
+/// `results` is polarity-major: the match of polarity `p` and index `k` is
+/// at `p * lengths.len() + k`. A worker claims one pairing at a time and
+/// stops claiming once `stop()` answers true; every reported pairing is
+/// complete.
+///
+/// # Panics
+/// As [`run_plan`].
+pub fn run_pairings_until(
+    programs: &[Option<&Program>],
+    plan: &[PlannedPairing],
+    cycles: u64,
+    polarities: &[Polarity],
+    threads: usize,
+    stop: impl Fn() -> bool + Sync,
+    mut on_pairing: impl FnMut(usize, Vec<MatchResult>),
+) {
+    let threads = threads.clamp(1, plan.len().max(1));
+    let next = AtomicUsize::new(0);
+    let play_pairing = |scratch: &mut Scratch| -> Option<(usize, Vec<MatchResult>)> {
+        if stop() {
+            return None;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let pairing = plan.get(i)?;
+        let program = |i: usize| programs[i].expect("the plan only uses valid entries");
+        let (left, right) = (program(pairing.left), program(pairing.right));
+        let mut results = Vec::with_capacity(pairing.lengths.len() * polarities.len());
+        for &polarity in polarities {
+            for &len in &pairing.lengths {
+                let spec = MatchSpec {
+                    tape_len: usize::from(len),
+                    cycles,
+                    polarity,
+                };
+                results.push(arena::run_match_spec_with(
+                    left,
+                    right,
+                    spec,
+                    scratch,
+                    &mut NoObserver,
+                ));
+            }
+        }
+        Some((i, results))
+    };
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, Vec<MatchResult>)>();
+        for _ in 1..threads {
+            let tx = tx.clone();
+            let play_pairing = &play_pairing;
+            scope.spawn(move || {
+                let mut scratch = Scratch::default();
+                while let Some(done) = play_pairing(&mut scratch) {
+                    if tx.send(done).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut scratch = Scratch::default();
+        while let Some((i, results)) = play_pairing(&mut scratch) {
+            on_pairing(i, results);
+            for (i, results) in rx.try_iter() {
+                on_pairing(i, results);
+            }
+        }
+        for (i, results) in rx {
+            on_pairing(i, results);
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,6 +281,67 @@ mod tests {
             reported.sort_unstable();
             reported.dedup();
             assert_eq!(reported.len(), count, "a match reported twice");
+        }
+    }
+
+    #[test]
+    fn pairings_report_every_match_in_each_polarity_for_any_thread_count() {
+        let sources = [
+            "(>)*9([-]>)*21",
+            ">(+)*20(>)*8([+]>)*21",
+            "(-+)*300",
+            "",
+            "<",
+        ];
+        let programs: Vec<Program> = sources
+            .iter()
+            .map(|s| Program::parse(s.as_bytes()).expect("valid"))
+            .collect();
+        let refs: Vec<Option<&Program>> = programs.iter().map(Some).collect();
+        let entries: Vec<Entry> = (0..sources.len())
+            .map(|i| Entry {
+                name: format!("b{i}"),
+                owner: "-".into(),
+                invalid: None,
+            })
+            .collect();
+        let settings = Settings::from_pairs(&[("matches-per-pairing", "3")]).expect("valid");
+        let plan = crate::tournament::plan_pairings(&settings, &entries, 3);
+        let both = [Polarity::Normal, Polarity::Inverted];
+        let run = |threads: usize| {
+            let mut results = vec![None; plan.len()];
+            run_pairings_until(
+                &refs,
+                &plan,
+                10_000,
+                &both,
+                threads,
+                || false,
+                |i, r| {
+                    assert!(
+                        results[i].replace(r).is_none(),
+                        "pairing {i} reported twice"
+                    );
+                },
+            );
+            results
+        };
+        let one = run(1);
+        assert_eq!(one, run(3));
+        for (p, r) in plan.iter().zip(&one) {
+            let r = r.as_ref().expect("reported");
+            assert_eq!(r.len(), 6);
+            for (i, &polarity) in both.iter().enumerate() {
+                for (k, &len) in p.lengths.iter().enumerate() {
+                    let spec = MatchSpec {
+                        tape_len: usize::from(len),
+                        cycles: 10_000,
+                        polarity,
+                    };
+                    let direct = arena::run_match_spec(&programs[p.left], &programs[p.right], spec);
+                    assert_eq!(r[i * 3 + k], direct);
+                }
+            }
         }
     }
 }

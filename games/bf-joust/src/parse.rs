@@ -41,6 +41,25 @@ pub enum ParseErrorKind {
     StrayDigit(u8),
     /// The file is larger than [`MAX_PROGRAM_BYTES`].
     TooLarge,
+    /// 2014 rules: a `)` followed by a hill form of count (`%N`, `*-N`);
+    /// carries the form's description.
+    HillForm(&'static str),
+    /// Hill rules: more than 4096 nested `(`.
+    HillParenTooDeep,
+    /// Hill rules: a `{` with no enclosing `(` left to take it.
+    HillBraceWithoutGroup,
+    /// Hill rules: a second `{` for a `(` that has one.
+    HillSecondBrace,
+    /// Hill rules: a `}` with no open `{`.
+    HillUnmatchedBrace,
+    /// Hill rules: a `{` still open at its group's `)`.
+    HillUnclosedBrace,
+    /// Hill rules: more than 4096 nested `[`.
+    HillBracketTooDeep,
+    /// Hill rules: a `[ ]` pair that leaves a group at a `)` or `}`.
+    HillBracketCrossesOut,
+    /// Hill rules: a `]` whose `[` is outside a group part it is in.
+    HillBracketCrossesIn,
 }
 
 impl fmt::Display for ParseErrorKind {
@@ -56,6 +75,24 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::StrayStar => f.write_str("stray '*'"),
             ParseErrorKind::StrayDigit(d) => write!(f, "stray digit '{}'", char::from(*d)),
             ParseErrorKind::TooLarge => f.write_str("program larger than 16 MiB"),
+            ParseErrorKind::HillForm(form) => write!(
+                f,
+                "{form} is a hill rules form (`rules: hill`); the 2014 rules need ')*N'"
+            ),
+            ParseErrorKind::HillParenTooDeep => f.write_str("more than 4096 nested '('"),
+            ParseErrorKind::HillBraceWithoutGroup => f.write_str("'{' without a '(' of its own"),
+            ParseErrorKind::HillSecondBrace => f.write_str("a second '{' for the same '('"),
+            ParseErrorKind::HillUnmatchedBrace => f.write_str("unmatched '}'"),
+            ParseErrorKind::HillUnclosedBrace => {
+                f.write_str("'{' is not closed by '}' before its group's ')'")
+            }
+            ParseErrorKind::HillBracketTooDeep => f.write_str("more than 4096 nested '['"),
+            ParseErrorKind::HillBracketCrossesOut => {
+                f.write_str("'[ ]' crosses out of a group at this ')' or '}'")
+            }
+            ParseErrorKind::HillBracketCrossesIn => {
+                f.write_str("'[ ]' crosses into a '(', '{' or '}' of a group")
+            }
         }
     }
 }
@@ -154,7 +191,7 @@ fn filter_with_offsets(source: &[u8]) -> (Vec<u8>, Vec<u32>) {
 }
 
 /// Line and column of a byte offset; computed only when reporting an error.
-fn position_of(source: &[u8], offset: usize) -> Position {
+pub(crate) fn position_of(source: &[u8], offset: usize) -> Position {
     let before = &source[..offset.min(source.len())];
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
     let line_start = before
@@ -184,9 +221,18 @@ pub fn parse(source: &[u8]) -> Result<Parsed, ParseError> {
         });
     }
     let (tokens, offsets) = filter_with_offsets(source);
-    structure(tokens).map_err(|(kind, token)| ParseError {
-        kind,
-        position: Some(position_of(source, offsets[token] as usize)),
+    structure(tokens).map_err(|(kind, token)| {
+        let offset = offsets[token] as usize;
+        let kind = match kind {
+            ParseErrorKind::MissingRepeatCount => {
+                crate::hill::hill_form_after(source, offset).map_or(kind, ParseErrorKind::HillForm)
+            }
+            _ => kind,
+        };
+        ParseError {
+            kind,
+            position: Some(position_of(source, offset)),
+        }
     })
 }
 
@@ -326,10 +372,14 @@ mod tests {
 
     #[test]
     fn a_digit_in_a_comment_is_a_stray_digit_even_next_to_a_group() {
-        // `(a{b}c)%3` filters to `()3`.
+        // `(a{b}c)%3` filters to `()3`: the message names the hill form.
         assert_eq!(
             err("(a{b}c)%3"),
-            "bot.bf:1:7: ')' must be followed by '*' and a repeat count"
+            "bot.bf:1:7: '%N' repeat count is a hill rules form (`rules: hill`); the 2014 rules need ')*N'"
+        );
+        assert_eq!(
+            err("(+)* -1"),
+            "bot.bf:1:3: negative repeat count '*-N' is a hill rules form (`rules: hill`); the 2014 rules need ')*N'"
         );
         assert_eq!(err("version 2"), "bot.bf:1:9: stray digit '2'");
     }

@@ -9,7 +9,9 @@
 //! at compile time; that is also what bounds a fetch whatever the counts.
 
 use crate::expand;
+use crate::hill::{self, Kind};
 use crate::parse::{self, ParseError, Parsed};
+use crate::settings::Rules;
 
 /// What an op does when the fetch reaches it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +21,19 @@ pub(crate) enum OpKind {
     Instr,
     /// The `(` or `)` of a non-empty group: a zero-cost counter step.
     Group,
+    /// Hill: save the repeat register and load `slot` (a group's `(`).
+    Push,
+    /// Hill: count the register down; while not 0, go to `on_zero`, else
+    /// restore it and go on (a plain group's `)`, and `{`).
+    CountDown,
+    /// Hill: restore the register and go on (a `{` whose `a` part is
+    /// empty: counting down to itself ends the same way, at no cost).
+    Pop,
+    /// Hill: save the register and load 1 (`}`).
+    PushOne,
+    /// Hill: count the register up; while it is at most `slot`, go to
+    /// `on_zero`, else restore it and go on (the `)` of a `({})` group).
+    CountUp,
 }
 
 /// One op, 16 bytes so that four share a cache line.
@@ -49,6 +64,9 @@ pub(crate) const SIZE_CLASSES: [usize; 3] = [1 << 8, 1 << 12, 1 << 16];
 #[derive(Debug, Clone)]
 pub struct Program {
     tokens: Vec<u8>,
+    /// The rules the program was read under; a match uses its left
+    /// program's (both must have been read under the same rules).
+    pub(crate) rules: Rules,
     /// The ops, then copies of the idle end op up to the size class.
     pub(crate) ops: Vec<Op>,
     /// Initial counter per slot: the group's count, which also stands for
@@ -73,7 +91,22 @@ impl Program {
         })
     }
 
+    /// Validates and compiles a program under `rules`: the 2014 format of
+    /// spec §1 ([`Program::parse`]), or the hill format (see [`crate::hill`]).
+    pub fn parse_rules(source: &[u8], rules: Rules) -> Result<Program, ParseError> {
+        match rules {
+            Rules::Y2014 => Program::parse(source),
+            Rules::Hill => Ok(compile_hill(hill::parse(source)?)),
+        }
+    }
+
+    /// The rules this program was read under.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
     /// The filtered token list (spec §1); its indices are the spec's positions.
+    /// Under the hill rules, the command characters kept.
     pub fn tokens(&self) -> &[u8] {
         &self.tokens
     }
@@ -197,10 +230,92 @@ fn compile(p: &Parsed, origin: Option<&[u32]>, original: Vec<u8>) -> Program {
     let hash = game_core::seed::stable_hash(&original);
     Program {
         tokens: original,
+        rules: Rules::Y2014,
         ops,
         counts,
         start,
         hash,
+    }
+}
+
+/// Compiles a hill program: every item becomes one op, so jumps need no
+/// renumbering; the end is an idle op.
+fn compile_hill(p: hill::HillParsed) -> Program {
+    let n = p.items.len();
+    let end = to_u32(n);
+    // A link to a removed item (only in pathological programs) ends the
+    // program rather than jumping anywhere.
+    let after = |i: usize| if i >= n { end } else { to_u32(i + 1) };
+    let mut ops = Vec::with_capacity(n + 1);
+    let mut hash_input = Vec::with_capacity(n * 5 + 4);
+    hash_input.extend_from_slice(b"hill");
+    for (at, item) in p.items.iter().enumerate() {
+        let next = to_u32(at + 1);
+        let instr = |dcell: u8, dptr: i8| Op {
+            on_zero: next,
+            on_nonzero: next,
+            slot: to_u32(item.token),
+            dcell,
+            dptr,
+            kind: OpKind::Instr,
+        };
+        let free = |kind: OpKind, on_zero: u32, slot: u32| Op {
+            on_zero,
+            on_nonzero: next,
+            slot,
+            dcell: 0,
+            dptr: 0,
+            kind,
+        };
+        let op = match item.kind {
+            Kind::Inc => instr(1, 0),
+            Kind::Dec => instr(255, 0),
+            Kind::Right => instr(0, 1),
+            Kind::Left => instr(0, -1),
+            Kind::Wait => instr(0, 0),
+            Kind::Open => Op {
+                on_zero: after(item.partner),
+                ..instr(0, 0)
+            },
+            Kind::Close => Op {
+                on_nonzero: after(item.partner),
+                ..instr(0, 0)
+            },
+            Kind::Rep | Kind::IRep => free(OpKind::Push, next, item.count),
+            Kind::RepEnd | Kind::Inner => {
+                let target = after(item.partner);
+                if target == to_u32(at) {
+                    free(OpKind::Pop, next, 0)
+                } else {
+                    free(OpKind::CountDown, target, 0)
+                }
+            }
+            Kind::InnerEnd => free(OpKind::PushOne, next, 0),
+            Kind::IRepEnd => free(OpKind::CountUp, after(item.partner), item.count),
+        };
+        hash_input.push(item.kind as u8);
+        hash_input.extend_from_slice(&item.count.to_le_bytes());
+        ops.push(op);
+    }
+    let idle = Op {
+        on_zero: end,
+        on_nonzero: end,
+        slot: to_u32(p.tokens.len()),
+        dcell: 0,
+        dptr: 0,
+        kind: OpKind::Instr,
+    };
+    ops.push(idle);
+    if let Some(&class) = SIZE_CLASSES.iter().find(|&&c| c >= ops.len()) {
+        ops.resize(class, idle);
+    }
+    Program {
+        hash: game_core::seed::stable_hash(&hash_input),
+        tokens: p.tokens,
+        rules: Rules::Hill,
+        ops,
+        counts: Vec::new(),
+        start: 0,
     }
 }
 

@@ -12,6 +12,48 @@ pub enum TapeLengths {
     All,
 }
 
+/// Which rules a tournament plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// The 2014 challenge (spec §1–§5): the default.
+    Y2014,
+    /// The community hill's conventions, as gearlance plays them: both
+    /// polarities, every tape length, 100,000 cycles with a tie at the
+    /// limit, the `(a{b}c)%N` forms (see [`crate::hill`]).
+    Hill,
+}
+
+impl Rules {
+    /// `"2014"` or `"hill"`, as the setting spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rules::Y2014 => "2014",
+            Rules::Hill => "hill",
+        }
+    }
+}
+
+/// Which polarities each pairing plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Polarities {
+    /// The right program as written (the 2014 default).
+    Normal,
+    /// Every match twice: as written, then with the right program's `+`
+    /// and `-` swapped (the hill's convention).
+    Both,
+}
+
+impl Polarities {
+    /// The polarities a pairing plays, in order.
+    pub fn list(self) -> &'static [crate::arena::Polarity] {
+        use crate::arena::Polarity;
+        match self {
+            Polarities::Normal => &[Polarity::Normal],
+            Polarities::Both => &[Polarity::Normal, Polarity::Inverted],
+        }
+    }
+}
+
 /// The settings this challenge accepts, as header keys and as `--KEY` flags,
 /// in the order of §5.
 pub const SETTINGS: &[SettingInfo] = &[
@@ -33,7 +75,21 @@ pub const SETTINGS: &[SettingInfo] = &[
         key: "cycles",
         value_name: "N",
         default: "10000",
-        help: "the limit T of cycles per match (an integer >= 1)",
+        help: "the limit T of cycles per match (an integer >= 1); 100000 by default with rules: hill",
+        flag: true,
+    },
+    SettingInfo {
+        key: "rules",
+        value_name: "2014|hill",
+        default: "2014",
+        help: "2014: the 2014 challenge; hill: the community hill as gearlance plays it (both polarities, tape lengths 10..30, 100000 cycles with a tie at the limit, (a{b}c)%N forms, points per pairing)",
+        flag: true,
+    },
+    SettingInfo {
+        key: "polarity",
+        value_name: "normal|both",
+        default: "normal",
+        help: "normal: the right program as written; both: each match also with the right program's + and - swapped (always both with rules: hill)",
         flag: true,
     },
 ];
@@ -45,8 +101,12 @@ pub struct Settings {
     pub matches_per_pairing: u32,
     /// `tape-lengths` (`random` by default, or `all`).
     pub tape_lengths: TapeLengths,
-    /// `cycles`: the limit T (default 10000, ≥ 1).
+    /// `cycles`: the limit T (default 10000, ≥ 1; 100000 under the hill rules).
     pub cycles: u64,
+    /// `rules`: `2014` (default) or `hill`.
+    pub rules: Rules,
+    /// `polarity`: `normal` (default) or `both`; always both under the hill rules.
+    pub polarity: Polarities,
 }
 
 impl Default for Settings {
@@ -55,6 +115,8 @@ impl Default for Settings {
             matches_per_pairing: 10,
             tape_lengths: TapeLengths::Random,
             cycles: DEFAULT_CYCLES,
+            rules: Rules::Y2014,
+            polarity: Polarities::Normal,
         }
     }
 }
@@ -67,6 +129,25 @@ impl Settings {
         let mut settings = Settings::default();
         for (key, value) in pairs {
             settings.set(key.as_ref(), value.as_ref())?;
+        }
+        if settings.rules == Rules::Hill {
+            let given = |key: &str| pairs.iter().any(|(k, _)| k.as_ref() == key);
+            if given("tape-lengths") && settings.tape_lengths != TapeLengths::All {
+                return Err(
+                    "tape-lengths must be 'all' with rules: hill (the hill plays every length); change the instructions' header or the --tape-lengths flag"
+                        .into(),
+                );
+            }
+            if given("polarity") && settings.polarity != Polarities::Both {
+                return Err(
+                    "polarity must be 'both' with rules: hill (the hill plays both); change the instructions' header or the --polarity flag".into(),
+                );
+            }
+            settings.tape_lengths = TapeLengths::All;
+            settings.polarity = Polarities::Both;
+            if !given("cycles") {
+                settings.cycles = crate::hill::HILL_CYCLES;
+            }
         }
         Ok(settings)
     }
@@ -86,6 +167,20 @@ impl Settings {
                 }
             }
             "cycles" => self.cycles = positive(key, value)?,
+            "rules" => {
+                self.rules = match value {
+                    "2014" => Rules::Y2014,
+                    "hill" => Rules::Hill,
+                    _ => return Err(format!("{key} must be '2014' or 'hill', not '{value}'")),
+                }
+            }
+            "polarity" => {
+                self.polarity = match value {
+                    "normal" => Polarities::Normal,
+                    "both" => Polarities::Both,
+                    _ => return Err(format!("{key} must be 'normal' or 'both', not '{value}'")),
+                }
+            }
             _ => {
                 return Err(format!(
                     "unknown setting '{key}' for bf-joust (known: {})",
@@ -153,6 +248,8 @@ mod tests {
             matches_per_pairing: 1,
             tape_lengths: TapeLengths::All,
             cycles: 1,
+            rules: Rules::Hill,
+            polarity: Polarities::Both,
         };
         for info in SETTINGS {
             s.set(info.key, info.default)
@@ -162,7 +259,7 @@ mod tests {
         let err = Settings::default().set("seed", "1").unwrap_err();
         assert_eq!(
             err,
-            "unknown setting 'seed' for bf-joust (known: matches-per-pairing, tape-lengths, cycles)"
+            "unknown setting 'seed' for bf-joust (known: matches-per-pairing, tape-lengths, cycles, rules, polarity)"
         );
     }
 
@@ -177,9 +274,31 @@ mod tests {
             ("matches-per-pairing", "0"),
             ("matches-per-pairing", "1.5"),
             ("tape-lengths", "some"),
+            ("rules", "2015"),
+            ("polarity", "inverted"),
         ] {
             let e = Settings::from_pairs(&[(k, v)]).unwrap_err();
             assert!(e.starts_with(k), "{e}");
         }
+    }
+
+    #[test]
+    fn hill_rules_set_their_conventions() {
+        let s = Settings::from_pairs(&[("rules", "hill")]).unwrap();
+        assert_eq!(s.tape_lengths, TapeLengths::All);
+        assert_eq!(s.polarity, Polarities::Both);
+        assert_eq!(s.cycles, 100_000);
+        assert_eq!(s.matches_per_pairing(), 21);
+        let s = Settings::from_pairs(&[("cycles", "500"), ("rules", "hill")]).unwrap();
+        assert_eq!(s.cycles, 500, "an explicit limit stays");
+        let e = Settings::from_pairs(&[("rules", "hill"), ("tape-lengths", "random")]).unwrap_err();
+        assert!(e.contains("rules: hill"), "{e}");
+        let e = Settings::from_pairs(&[("polarity", "normal"), ("rules", "hill")]).unwrap_err();
+        assert!(e.contains("rules: hill"), "{e}");
+        let s = Settings::from_pairs(&[("polarity", "both")]).unwrap();
+        assert_eq!(
+            (s.rules, s.polarity, s.cycles),
+            (Rules::Y2014, Polarities::Both, 10_000)
+        );
     }
 }

@@ -6,7 +6,7 @@ use rand::RngExt;
 use serde::Serialize;
 
 use crate::arena::{Outcome, MAX_TAPE_LEN, MIN_TAPE_LEN};
-use crate::settings::{Settings, TapeLengths};
+use crate::settings::{Rules, Settings, TapeLengths};
 
 /// The owner shown when a bot's `bot.toml` names none.
 pub const DEFAULT_OWNER: &str = "-";
@@ -29,6 +29,43 @@ pub struct PlannedMatch {
     /// The match's index within its pairing (0, 1, …).
     pub k: u32,
     pub tape_len: usize,
+}
+
+/// One pairing to play: indices into the entry list (`left < right`) and
+/// the tape length of each of its matches, by k. Every match is played in
+/// each polarity the settings ask for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedPairing {
+    pub left: usize,
+    pub right: usize,
+    pub lengths: Vec<u8>,
+}
+
+/// Every pairing of the tournament, in [`plan_matches`]' order, each with
+/// its matches' tape lengths.
+pub fn plan_pairings(settings: &Settings, bots: &[Entry], seed: u64) -> Vec<PlannedPairing> {
+    let valid: Vec<usize> = (0..bots.len())
+        .filter(|&i| bots[i].invalid.is_none())
+        .collect();
+    let mut plan = Vec::new();
+    for (a, &left) in valid.iter().enumerate() {
+        for &right in &valid[a + 1..] {
+            let lengths = (0..settings.matches_per_pairing())
+                .map(|k| {
+                    let len =
+                        match_tape_len(settings, seed, &bots[left].name, &bots[right].name, k);
+                    // 10..=30 always fits.
+                    len as u8
+                })
+                .collect();
+            plan.push(PlannedPairing {
+                left,
+                right,
+                lengths,
+            });
+        }
+    }
+    plan
 }
 
 /// The identity a match's seed derives from: challenge, left, right, k.
@@ -84,8 +121,9 @@ pub struct Standing {
     pub rank: usize,
     pub name: String,
     pub owner: String,
-    /// Matches won: one point each.
-    pub score: u64,
+    /// 2014 rules: matches won, one point each. Hill rules: the sum of the
+    /// pairings' points (matches won minus matches lost).
+    pub score: i64,
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
@@ -110,6 +148,16 @@ impl Standing {
 /// The leaderboard from match results `(left, right, outcome)` (indices
 /// into `bots`): sorted by score descending, then name descending by code point.
 pub fn standings(
+    bots: &[Entry],
+    results: impl IntoIterator<Item = (usize, usize, Outcome)>,
+) -> Vec<Standing> {
+    standings_under(Rules::Y2014, bots, results)
+}
+
+/// [`standings`] under `rules`: the hill scores each match won +1 and each
+/// match lost −1 (the sum of gearlance's pairing points).
+pub fn standings_under(
+    rules: Rules,
     bots: &[Entry],
     results: impl IntoIterator<Item = (usize, usize, Outcome)>,
 ) -> Vec<Standing> {
@@ -145,6 +193,9 @@ pub fn standings(
         rows[winner].matches += 1;
         rows[loser].losses += 1;
         rows[loser].matches += 1;
+        if rules == Rules::Hill {
+            rows[loser].score -= 1;
+        }
     }
     // Rust's `str` ordering is byte order, which for UTF-8 is code point order.
     rows.sort_by(|a, b| b.score.cmp(&a.score).then_with(|| b.name.cmp(&a.name)));
@@ -165,19 +216,28 @@ pub fn format_scoreboard(rows: &[Standing]) -> String {
     let width = |s: &str| s.chars().count();
     let wo = rows.iter().map(|r| width(&r.owner)).fold(5, usize::max);
     let wb = rows.iter().map(|r| width(&r.name)).fold(3, usize::max);
+    // Scores of more than 3 characters widen the whole column, so the
+    // table stays aligned (the original widened only their rows).
+    let ws = rows
+        .iter()
+        .map(|r| r.score.to_string().len())
+        .fold(3, usize::max);
+    let extra = ws - 3;
     let mut out = format!(
-        "    | {} | {}   Score |\n",
+        "    | {} | {}   Score{} |\n",
         centred("Owner", wo),
-        centred("Bot", wb)
+        centred("Bot", wb),
+        " ".repeat(extra)
     );
     out.push_str(&format!(
-        "    |-{}-|-{}---------|\n",
+        "    |-{}-|-{}---------{}|\n",
         "-".repeat(wo),
-        "-".repeat(wb)
+        "-".repeat(wb),
+        "-".repeat(extra)
     ));
     for r in rows {
         out.push_str(&format!(
-            "    | {:<wo$} | {:<wb$} -  {:<3}  |\n",
+            "    | {:<wo$} | {:<wb$} -  {:<ws$}  |\n",
             r.owner, r.name, r.score
         ));
     }
@@ -188,6 +248,37 @@ pub fn format_scoreboard(rows: &[Standing]) -> String {
             let message = r.error.as_deref().unwrap_or("invalid program");
             out.push_str(&format!("    invalid: {}: {}\n", r.name, message));
         }
+    }
+    out
+}
+
+/// One pairing's line under the hill rules, as the community reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairingSummary {
+    pub left: String,
+    pub right: String,
+    /// One string per polarity (normal, then inverted), one `<`, `>` or
+    /// `X` per tape length.
+    pub strings: Vec<String>,
+    /// Matches the left program won minus those it lost.
+    pub points: i64,
+}
+
+/// The pairings block printed under the hill leaderboard: a blank line, a
+/// heading, then `LEFT vs RIGHT: NORMAL INVERTED POINTS` per pairing (the
+/// strings and points as gearlance prints them). Every line ends in `\n`.
+pub fn format_pairings(pairings: &[PairingSummary]) -> String {
+    let mut out = String::from(
+        "\n    pairings (left vs right: normal and inverted polarity, tape lengths 10..30; < left wins, > right wins, X tie; left's points):\n",
+    );
+    for p in pairings {
+        out.push_str(&format!(
+            "    {} vs {}: {} {}\n",
+            p.left,
+            p.right,
+            p.strings.join(" "),
+            p.points
+        ));
     }
     out
 }
@@ -257,17 +348,17 @@ mod tests {
     }
 
     #[test]
-    fn wide_columns_and_long_scores_follow_the_templates() {
+    fn wide_columns_and_long_scores_stay_aligned() {
         let bots = vec![
             entry("NyurokiMagicalFantasy", "LymiaAluysia"),
             entry("X", "ab"),
         ];
         let results = std::iter::repeat_n((0, 1, Outcome::LeftWins), 1234);
         let out = format_scoreboard(&standings(&bots, results));
-        let expected = "    |    Owner     |          Bot            Score |
-    |--------------|-------------------------------|
+        let expected = "    |    Owner     |          Bot            Score  |
+    |--------------|--------------------------------|
     | LymiaAluysia | NyurokiMagicalFantasy -  1234  |
-    | ab           | X                     -  0    |
+    | ab           | X                     -  0     |
 ";
         assert_eq!(out, expected);
     }
@@ -355,5 +446,44 @@ mod tests {
             pairing_line("MickeyV4", "Wut", 7, 2),
             "===== MickeyV4 vs. Wut finished with 7:2 ====="
         );
+    }
+
+    #[test]
+    fn hill_scores_are_wins_minus_losses_and_may_be_negative() {
+        let bots = vec![entry("A", "-"), entry("B", "-"), entry("C", "-")];
+        let results = [
+            (0, 1, Outcome::LeftWins),
+            (0, 1, Outcome::LeftWins),
+            (0, 1, Outcome::RightWins),
+            (0, 2, Outcome::Draw),
+            (1, 2, Outcome::RightWins),
+        ];
+        let rows = standings_under(Rules::Hill, &bots, results);
+        let scores: Vec<(&str, i64)> = rows.iter().map(|r| (r.name.as_str(), r.score)).collect();
+        assert_eq!(scores, vec![("C", 1), ("A", 1), ("B", -2)]);
+        let out = format_scoreboard(&rows);
+        assert!(out.contains("| -     | B   -  -2   |"), "{out}");
+    }
+
+    #[test]
+    fn pairing_plans_hold_each_pairings_lengths() {
+        let bots: Vec<Entry> = ["a", "b", "c"].iter().map(|n| entry(n, "-")).collect();
+        let settings = Settings::from_pairs(&[("matches-per-pairing", "4")]).unwrap();
+        let pairings = plan_pairings(&settings, &bots, 7);
+        let matches = plan_matches(&settings, &bots, 7);
+        assert_eq!(pairings.len(), 3);
+        let flat: Vec<(usize, usize, usize)> = pairings
+            .iter()
+            .flat_map(|p| {
+                p.lengths
+                    .iter()
+                    .map(move |&l| (p.left, p.right, l as usize))
+            })
+            .collect();
+        let expected: Vec<(usize, usize, usize)> = matches
+            .iter()
+            .map(|m| (m.left, m.right, m.tape_len))
+            .collect();
+        assert_eq!(flat, expected);
     }
 }

@@ -5,7 +5,7 @@
 
 use rand::RngExt;
 
-use crate::arena::{self, CycleView, MatchResult, Outcome};
+use crate::arena::{self, CycleView, EndReason, MatchResult, MatchSpec, Outcome, Polarity};
 use crate::cell;
 use crate::program::Program;
 
@@ -82,22 +82,70 @@ pub fn play(
     tape_len: usize,
     cycles: u64,
     trace: bool,
+    emit: impl FnMut(&str),
+) -> MatchResult {
+    let spec = MatchSpec {
+        tape_len,
+        cycles,
+        polarity: Polarity::Normal,
+    };
+    play_spec(left_name, right_name, left, right, spec, trace, emit)
+}
+
+/// [`play`] with a polarity.
+pub fn play_spec(
+    left_name: &str,
+    right_name: &str,
+    left: &Program,
+    right: &Program,
+    spec: MatchSpec,
+    trace: bool,
     mut emit: impl FnMut(&str),
 ) -> MatchResult {
-    emit(&start_line(left_name, right_name, tape_len));
+    emit(&start_line(left_name, right_name, spec.tape_len));
     let result = if trace {
         emit("");
         let mut on_cycle = |view: &CycleView<'_>| {
             emit(&tape_line(view.tape, view.left_ptr, view.right_ptr));
         };
-        let result = arena::run_match_observed(left, right, tape_len, cycles, &mut on_cycle);
+        let result = arena::run_match_spec_observed(left, right, spec, &mut on_cycle);
         emit("");
         result
     } else {
-        arena::run_match(left, right, tape_len, cycles)
+        arena::run_match_spec(left, right, spec)
     };
     emit(&result_line(left_name, right_name, &result));
     result
+}
+
+/// How a match ended, in words: who lost and why, or why it was a draw.
+pub fn ending_line(left: &str, right: &str, result: &MatchResult, tie_at_limit: bool) -> String {
+    let (winner, loser) = match result.outcome {
+        Outcome::LeftWins => (left, right),
+        Outcome::RightWins => (right, left),
+        Outcome::Draw => ("", ""),
+    };
+    let c = result.cycles;
+    match (result.outcome, result.end) {
+        (Outcome::Draw, EndReason::BothLost) => {
+            format!("ended after {c} cycles: both lost at the same check (a flag at 0 twice, or off the tape): a draw")
+        }
+        (Outcome::Draw, _) if tie_at_limit => {
+            format!("ended at the cycle limit ({c} cycles): a tie")
+        }
+        (Outcome::Draw, _) => {
+            format!("ended at the cycle limit ({c} cycles): both flags equally far from 0: a draw")
+        }
+        (_, EndReason::Flag) => {
+            format!("ended after {c} cycles: {loser}'s flag was 0 at two checks in a row: {winner} won")
+        }
+        (_, EndReason::OffTape) => {
+            format!("ended after {c} cycles: {loser}'s pointer left the tape: {winner} won")
+        }
+        _ => format!(
+            "ended at the cycle limit ({c} cycles): {winner}'s flag was further from 0: {winner} won"
+        ),
+    }
 }
 
 /// [`play`] collected into one string, each line ending in `\n`.
@@ -130,7 +178,6 @@ pub fn transcript(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::EndReason;
 
     fn program(src: &str) -> Program {
         Program::parse(src.as_bytes()).expect("valid test program")

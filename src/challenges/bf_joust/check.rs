@@ -10,8 +10,8 @@ use crate::check::Report;
 use crate::error::{Error, Result};
 use crate::status::Status;
 use game_bf_joust::{
-    run_match_observed, CycleView, EndReason, MatchResult, Outcome, ParseError, Program,
-    DEFAULT_CYCLES, MAX_TAPE_LEN, MIN_TAPE_LEN,
+    run_match_observed, CycleView, EndReason, MatchResult, Outcome, ParseError, Program, Rules,
+    DEFAULT_CYCLES, HILL_CYCLES, MAX_TAPE_LEN, MIN_TAPE_LEN,
 };
 use std::path::Path;
 
@@ -49,6 +49,11 @@ fn play(
     tape: usize,
     bot_left: bool,
 ) -> (MatchResult, Option<(u64, OffTape)>) {
+    let cycles = if bot.rules() == Rules::Hill {
+        HILL_CYCLES
+    } else {
+        DEFAULT_CYCLES
+    };
     let mut off = None;
     let len = tape as isize;
     let mut watch = |view: &CycleView<'_>| {
@@ -71,9 +76,9 @@ fn play(
         }
     };
     let result = if bot_left {
-        run_match_observed(bot, other, tape, DEFAULT_CYCLES, &mut watch)
+        run_match_observed(bot, other, tape, cycles, &mut watch)
     } else {
-        run_match_observed(other, bot, tape, DEFAULT_CYCLES, &mut watch)
+        run_match_observed(other, bot, tape, cycles, &mut watch)
     };
     (result, off)
 }
@@ -91,6 +96,9 @@ fn words(result: &MatchResult, bot_left: bool, off: Option<(u64, OffTape)>) -> S
         OffTape::PastEnemyFlag => "its pointer ran past the enemy flag, off the tape",
     };
     match (result.outcome, result.end) {
+        (Outcome::Draw, EndReason::Limit) if c == HILL_CYCLES => {
+            format!("draw: no result within {c} cycles (a tie at the limit)")
+        }
         (Outcome::Draw, EndReason::Limit) => {
             format!("draw: no result within {c} cycles, both flags equally far from 0")
         }
@@ -147,6 +155,10 @@ pub struct CheckArgs {
     /// Where a relative file is found (default: the current directory).
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<std::path::PathBuf>,
+    /// The rules to check against: 2014 (default) or hill (the hill's
+    /// program format, 100000 cycles).
+    #[arg(long, value_name = "2014|hill", default_value = "2014", value_parser = ["2014", "hill"])]
+    pub rules: String,
 }
 
 /// `referee check bf-joust FILE.bf`.
@@ -157,8 +169,13 @@ pub async fn check(args: CheckArgs) -> Result<Status> {
     };
     let source = crate::challenges::bf_joust::read_program(&path)
         .map_err(|e| Error::input(format!("{}: cannot read: {e}", args.bot)))?;
+    let rules = if args.rules == "hill" {
+        Rules::Hill
+    } else {
+        Rules::Y2014
+    };
     let mut report = Report::new();
-    let program = match Program::parse(&source) {
+    let program = match Program::parse_rules(&source, rules) {
         Ok(p) => p,
         Err(e) => {
             report.line(format!("program: {} bytes", source.len()));
@@ -189,7 +206,7 @@ pub async fn check(args: CheckArgs) -> Result<Status> {
     let mut off_tape = Vec::new();
     let mut n = 0;
     for (name, what, code) in OPPONENTS {
-        let Ok(other) = Program::parse(code.as_bytes()) else {
+        let Ok(other) = Program::parse_rules(code.as_bytes(), rules) else {
             continue;
         };
         let shown = if code.is_empty() {

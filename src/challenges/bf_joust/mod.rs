@@ -2,11 +2,13 @@
 //! programs itself (the pure `game_bf_joust` crate): no bot process, no
 //! build, no sandbox, no bot folder.
 //!
-//! A run loads and compiles every program once ([`load`]), plans every
-//! match, skips the ones already stored under an unchanged key, plays the
-//! rest on `--jobs` engine threads outside the async runtime, and commits
-//! the results in batches: each batch is durable before its pairings are
-//! reported.
+//! A run loads and compiles every program once ([`load`]) under the
+//! tournament's rules (2014 or hill), plans every pairing, skips the ones
+//! already stored under an unchanged key, plays the rest on `--jobs`
+//! engine threads outside the async runtime (a pairing at a time per
+//! thread: every length, each polarity), and commits one row per pairing
+//! in batches: each batch is durable before its pairings are reported.
+//! [`pairing_results`] is the one reader of those rows.
 
 pub mod check;
 pub mod play;
@@ -28,11 +30,10 @@ use crate::tournament::{RunReport, TournamentSpec};
 use game_bf_joust as bf;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
-/// Most matches committed in one transaction. Batches form by themselves:
+/// Most pairings committed in one transaction (each is one row). Batches form by themselves:
 /// while one commits, the engine's next results queue up.
 const MAX_BATCH: usize = 4096;
 
@@ -97,18 +98,151 @@ pub struct Field {
     pub programs: Vec<Option<bf::Program>>,
 }
 
-/// What is stored per match (spec §5 "Records").
+/// What is stored per pairing: one row holds every match of the pairing,
+/// on each of its tape lengths and in each polarity (spec §5 "Records").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredMatch {
+pub struct StoredPairing {
     pub left: String,
     pub right: String,
+    /// `2014` or `hill`.
+    pub rules: String,
+    /// The cycle limit T the matches were played with.
+    pub limit: u64,
+    /// The tape length of match k.
+    pub lengths: Vec<u8>,
+    /// The polarities played, in order.
+    pub polarities: Vec<bf::Polarity>,
+    /// Per polarity, one character per match k: `<` left won, `>` right
+    /// won, `X` a draw (the community's result strings).
+    pub results: Vec<String>,
+    /// Per polarity, the cycle count of match k.
+    pub cycles: Vec<Vec<u64>>,
+    /// Per polarity, one character per match k for how it ended: `f` a
+    /// flag, `o` off the tape, `b` both lost, `l` the cycle limit.
+    pub ends: Vec<String>,
+}
+
+/// One match of a stored pairing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayedMatch {
     pub k: u32,
     pub tape_len: usize,
-    /// The cycle limit T the match was played with.
-    pub limit: u64,
-    pub result: bf::Outcome,
-    pub cycles: u64,
-    pub end: bf::EndReason,
+    pub polarity: bf::Polarity,
+    pub result: bf::MatchResult,
+}
+
+/// A stored pairing's results, by entry index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PairingResults {
+    pub left: usize,
+    pub right: usize,
+    /// Polarity-major, k ascending within a polarity.
+    pub matches: Vec<PlayedMatch>,
+}
+
+impl PairingResults {
+    /// The community's result string of each polarity (one character per k).
+    pub fn strings(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut last = None;
+        for m in &self.matches {
+            if last != Some(m.polarity) {
+                out.push(String::new());
+                last = Some(m.polarity);
+            }
+            if let Some(s) = out.last_mut() {
+                s.push(m.result.outcome.symbol());
+            }
+        }
+        out
+    }
+}
+
+fn end_symbol(end: bf::EndReason) -> char {
+    match end {
+        bf::EndReason::Flag => 'f',
+        bf::EndReason::OffTape => 'o',
+        bf::EndReason::BothLost => 'b',
+        bf::EndReason::Limit => 'l',
+    }
+}
+
+impl StoredPairing {
+    /// The record of a pairing played as `results` (polarity-major).
+    fn new(
+        left: &str,
+        right: &str,
+        settings: &bf::Settings,
+        lengths: &[u8],
+        results: &[bf::MatchResult],
+    ) -> StoredPairing {
+        let polarities = settings.polarity.list().to_vec();
+        let per = lengths.len().max(1);
+        let chunks = || results.chunks(per);
+        StoredPairing {
+            left: left.to_string(),
+            right: right.to_string(),
+            rules: settings.rules.as_str().to_string(),
+            limit: settings.cycles,
+            lengths: lengths.to_vec(),
+            polarities,
+            results: chunks()
+                .map(|c| c.iter().map(|r| r.outcome.symbol()).collect())
+                .collect(),
+            cycles: chunks()
+                .map(|c| c.iter().map(|r| r.cycles).collect())
+                .collect(),
+            ends: chunks()
+                .map(|c| c.iter().map(|r| end_symbol(r.end)).collect())
+                .collect(),
+        }
+    }
+
+    /// Every match, polarity-major; `None` if the record does not hold
+    /// `lengths` in each of `polarities` (it is then played again).
+    fn matches(&self, lengths: &[u8], polarities: &[bf::Polarity]) -> Option<Vec<PlayedMatch>> {
+        if self.lengths != lengths || self.polarities != polarities {
+            return None;
+        }
+        let mut out = Vec::with_capacity(lengths.len() * polarities.len());
+        for (p, &polarity) in polarities.iter().enumerate() {
+            let results = self.results.get(p)?.as_bytes();
+            let cycles = self.cycles.get(p)?;
+            let ends = self.ends.get(p)?.as_bytes();
+            if results.len() != lengths.len()
+                || cycles.len() != lengths.len()
+                || ends.len() != lengths.len()
+            {
+                return None;
+            }
+            for (k, &len) in lengths.iter().enumerate() {
+                let outcome = match results[k] {
+                    b'<' => bf::Outcome::LeftWins,
+                    b'>' => bf::Outcome::RightWins,
+                    b'X' => bf::Outcome::Draw,
+                    _ => return None,
+                };
+                let end = match ends[k] {
+                    b'f' => bf::EndReason::Flag,
+                    b'o' => bf::EndReason::OffTape,
+                    b'b' => bf::EndReason::BothLost,
+                    b'l' => bf::EndReason::Limit,
+                    _ => return None,
+                };
+                out.push(PlayedMatch {
+                    k: k as u32,
+                    tape_len: usize::from(len),
+                    polarity,
+                    result: bf::MatchResult {
+                        outcome,
+                        cycles: cycles[k],
+                        end,
+                    },
+                });
+            }
+        }
+        Some(out)
+    }
 }
 
 /// The settings from the resolved key/value map.
@@ -129,15 +263,26 @@ pub fn entries(spec: &TournamentSpec) -> Vec<bf::Entry> {
         .collect()
 }
 
-/// A match's results key: its identity (left, right, k), L, T and both
-/// programs' token hashes (the valid bots' fingerprints). Names cannot hold
-/// `/`, so the key is unambiguous.
-fn match_key(spec: &TournamentSpec, cycles: u64, m: &bf::PlannedMatch) -> String {
-    let (left, right) = (&spec.bots[m.left], &spec.bots[m.right]);
+/// A pairing's results key: its identity (left, right), the rules, the
+/// polarities, the tape lengths (`all`, or a hash of the drawn ones), T and
+/// both programs' token hashes (the valid bots' fingerprints). Names
+/// cannot hold `/`, so the key is unambiguous.
+fn pairing_key(spec: &TournamentSpec, settings: &bf::Settings, p: &bf::PlannedPairing) -> String {
+    let (left, right) = (&spec.bots[p.left], &spec.bots[p.right]);
+    let lengths = match settings.tape_lengths {
+        bf::TapeLengths::All => "all".to_string(),
+        bf::TapeLengths::Random => format!("{:016x}", game_core::seed::stable_hash(&p.lengths)),
+    };
+    let polarity = match settings.polarity {
+        bf::Polarities::Normal => "normal",
+        bf::Polarities::Both => "both",
+    };
     format!(
-        "{}/L={}/T={cycles}/{}/{}",
-        bf::match_identity(&left.name, &right.name, m.k),
-        m.tape_len,
+        "bf-joust/{}/{}/rules={}/pol={polarity}/L={lengths}/T={}/{}/{}",
+        left.name,
+        right.name,
+        settings.rules.as_str(),
+        settings.cycles,
         left.fingerprint,
         right.fingerprint
     )
@@ -159,6 +304,7 @@ pub(crate) fn read_program(path: &Path) -> std::io::Result<Vec<u8>> {
 /// token hash, so editing comments replays nothing and editing code replays
 /// exactly that bot's matches.
 pub fn load(spec: &mut TournamentSpec) -> Result<Field> {
+    let rules = settings(spec).map_err(Error::input)?.rules;
     let mut programs = Vec::with_capacity(spec.bots.len());
     for bot in &mut spec.bots {
         let path = spec.dir.join(&bot.command);
@@ -168,7 +314,7 @@ pub fn load(spec: &mut TournamentSpec) -> Result<Field> {
                 bot.name, bot.command
             ))
         })?;
-        match bf::Program::parse(&bytes) {
+        match bf::Program::parse_rules(&bytes, rules) {
             Ok(program) => {
                 bot.fingerprint = format!("{:016x}", program.token_hash());
                 bot.invalid = None;
@@ -189,87 +335,93 @@ pub fn load(spec: &mut TournamentSpec) -> Result<Field> {
     Ok(Field { programs })
 }
 
-/// A pairing's progress in this run.
-#[derive(Default)]
-struct Pairing {
-    /// Matches not yet committed.
-    remaining: usize,
-    /// Wins of [left, right] so far, stored ones included.
-    wins: [u64; 2],
-}
-
-impl Pairing {
-    fn add(&mut self, outcome: bf::Outcome) {
-        match outcome {
-            bf::Outcome::LeftWins => self.wins[0] += 1,
-            bf::Outcome::RightWins => self.wins[1] += 1,
+/// Wins of [left, right] among `results`.
+fn wins<'a>(results: impl IntoIterator<Item = &'a bf::MatchResult>) -> [u64; 2] {
+    let mut wins = [0; 2];
+    for r in results {
+        match r.outcome {
+            bf::Outcome::LeftWins => wins[0] += 1,
+            bf::Outcome::RightWins => wins[1] += 1,
             bf::Outcome::Draw => {}
         }
     }
+    wins
 }
 
-/// Runs (or resumes) a bf-joust tournament.
+/// The name a progress line gives a bot: its program's file name, as the
+/// original printed it (`Rusher.bf`).
+fn file_name(bot: &crate::tournament::BotSpec) -> &str {
+    bot.command.rsplit('/').next().unwrap_or(&bot.command)
+}
+
+/// Runs (or resumes) a bf-joust tournament: one pairing is the unit of
+/// play, storage and resume.
 async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
     let Some(field) = ctx.loaded.and_then(|l| l.downcast::<Field>().ok()) else {
         return Err(Error::machine("bf-joust: the programs were not loaded"));
     };
     let spec = &ctx.spec;
     let settings = settings(spec).map_err(Error::input)?;
-    let mut plan = bf::plan_matches(&settings, &entries(spec), spec.seed);
-    // A shard plays every match of each of its pairings.
-    plan.retain(|m| {
+    let polarities = settings.polarity.list();
+    let mut plan = bf::plan_pairings(&settings, &entries(spec), spec.seed);
+    // A shard plays each of its pairings whole.
+    plan.retain(|p| {
         ctx.shard
-            .owns_pairing(&spec.bots[m.left].name, &spec.bots[m.right].name)
+            .owns_pairing(&spec.bots[p.left].name, &spec.bots[p.right].name)
     });
     let keys: Vec<String> = plan
         .iter()
-        .map(|m| match_key(spec, settings.cycles, m))
+        .map(|p| pairing_key(spec, &settings, p))
         .collect();
     let stored = session.stored(&keys)?;
+    let per_pairing = settings.matches_per_pairing() as usize * polarities.len();
 
-    let mut pairings: HashMap<(usize, usize), Pairing> = HashMap::new();
-    let mut pending: Vec<usize> = Vec::new();
-    for (i, (m, key)) in plan.iter().zip(&keys).enumerate() {
-        let pairing = pairings.entry((m.left, m.right)).or_default();
-        // An unreadable record is played again (and replaced).
-        match stored
-            .get(key)
-            .and_then(|g| serde_json::from_str::<StoredMatch>(&g.record).ok())
-        {
-            Some(record) => pairing.add(record.result),
-            None => {
-                pairing.remaining += 1;
-                pending.push(i);
-            }
-        }
-    }
+    // An unreadable or mismatched record is played again (and replaced).
+    let pending: Vec<usize> = (0..plan.len())
+        .filter(|&i| {
+            stored
+                .get(&keys[i])
+                .and_then(|g| serde_json::from_str::<StoredPairing>(&g.record).ok())
+                .and_then(|r| r.matches(&plan[i].lengths, polarities))
+                .is_none()
+        })
+        .collect();
+    drop(stored);
     let mut report = RunReport {
-        total: plan.len(),
-        already_done: plan.len() - pending.len(),
+        total: plan.len() * per_pairing,
+        already_done: (plan.len() - pending.len()) * per_pairing,
         max_concurrent: ctx.jobs,
         ..RunReport::default()
     };
-    session.start_progress(report.total, report.already_done);
+    if pending.is_empty() {
+        session.progress.say(&format!(
+            "nothing to play: all {} matches are in the results database",
+            report.total
+        ));
+    } else {
+        session.start_progress(report.total, report.already_done);
+    }
 
     // The engine: its own threads, outside the runtime; it stops claiming
-    // matches once cancelled, and every result it sends is a whole match.
+    // pairings once cancelled, and every pairing it sends is complete.
     let stop = session.cancel.child_token();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, bf::MatchResult)>();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<(usize, Vec<bf::MatchResult>)>();
     let engine = {
-        let to_play: Vec<bf::PlannedMatch> = pending.iter().map(|&i| plan[i]).collect();
+        let to_play: Vec<bf::PlannedPairing> = pending.iter().map(|&i| plan[i].clone()).collect();
         let stop = stop.clone();
         let (cycles, jobs) = (settings.cycles, ctx.jobs);
         tokio::task::spawn_blocking(move || {
             let programs: Vec<Option<&bf::Program>> =
                 field.programs.iter().map(Option::as_ref).collect();
-            bf::run_plan_until(
+            bf::run_pairings_until(
                 &programs,
                 &to_play,
                 cycles,
+                polarities,
                 jobs,
                 || stop.is_cancelled(),
-                |j, result| {
-                    if tx.send((j, result)).is_err() {
+                |j, results| {
+                    if tx.send((j, results)).is_err() {
                         stop.cancel();
                     }
                 },
@@ -289,14 +441,9 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
         }
         let rows = batch
             .iter()
-            .map(|&(j, result)| {
-                row(
-                    spec,
-                    &settings,
-                    &plan[pending[j]],
-                    &keys[pending[j]],
-                    result,
-                )
+            .map(|(j, results)| {
+                let i = pending[*j];
+                row(spec, &settings, &plan[i], &keys[i], results)
             })
             .collect::<Result<Vec<GameRow>>>();
         let committed = match rows {
@@ -308,26 +455,21 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
             stop.cancel();
             break;
         }
-        report.played += batch.len();
         // Committed: now the finished pairings may be reported.
-        for (j, result) in batch {
-            let m = &plan[pending[j]];
-            let Some(pairing) = pairings.get_mut(&(m.left, m.right)) else {
-                continue;
-            };
-            pairing.add(result.outcome);
-            pairing.remaining -= 1;
-            if pairing.remaining == 0 {
-                session.progress.say(&bf::pairing_line(
-                    &spec.bots[m.left].name,
-                    &spec.bots[m.right].name,
-                    pairing.wins[0],
-                    pairing.wins[1],
-                ));
-            }
+        for (j, results) in batch {
+            report.played += results.len();
+            let p = &plan[pending[j]];
+            let w = wins(&results);
+            let (left, right) = (&spec.bots[p.left], &spec.bots[p.right]);
+            session.progress.say(&bf::pairing_line(
+                file_name(left),
+                file_name(right),
+                w[0],
+                w[1],
+            ));
         }
     }
-    // On failure the engine stops within a few matches; let it finish.
+    // On failure the engine stops within a pairing; let it finish.
     drop(rx);
     let engine = engine.await;
     drop(recorder);
@@ -335,59 +477,74 @@ async fn run(session: Session, ctx: RunContext) -> Result<RunReport> {
         return Err(e);
     }
     engine.map_err(|e| Error::machine(format!("the bf-joust engine failed: {e}")))?;
-    report.interrupted = report.played < pending.len();
+    report.interrupted = report.played < pending.len() * per_pairing;
     let progress = std::sync::Arc::clone(&session.progress);
     session
         .finish(report.played > 0, report.interrupted)
         .await?;
-    progress.finish();
+    if report.played > 0 {
+        progress.finish();
+    }
     Ok(report)
 }
 
-/// The stored row of a played match.
+/// The stored row of a played pairing.
 fn row(
     spec: &TournamentSpec,
     settings: &bf::Settings,
-    m: &bf::PlannedMatch,
+    p: &bf::PlannedPairing,
     key: &str,
-    result: bf::MatchResult,
+    results: &[bf::MatchResult],
 ) -> Result<GameRow> {
-    let (left, right) = (&spec.bots[m.left].name, &spec.bots[m.right].name);
-    let record = StoredMatch {
-        left: left.clone(),
-        right: right.clone(),
-        k: m.k,
-        tape_len: m.tape_len,
-        limit: settings.cycles,
-        result: result.outcome,
-        cycles: result.cycles,
-        end: result.end,
-    };
-    let seed = game_core::game_seed(spec.seed, &bf::match_identity(left, right, m.k));
+    let (left, right) = (&spec.bots[p.left].name, &spec.bots[p.right].name);
+    let record = StoredPairing::new(left, right, settings, &p.lengths, results);
+    let seed = game_core::game_seed(spec.seed, &format!("bf-joust/{left}/{right}"));
     Ok(GameRow {
         game_key: key.to_string(),
-        // The match seed's bits (SQLite integers are signed).
+        // The pairing seed's bits (SQLite integers are signed).
         seed: seed as i64,
         record: serde_json::to_string(&record)
-            .map_err(|e| Error::machine(format!("cannot encode a match record: {e}")))?,
+            .map_err(|e| Error::machine(format!("cannot encode a pairing record: {e}")))?,
     })
+}
+
+/// Every stored pairing of the tournament, with the result of each of its
+/// matches by tape length and polarity: the one place that reads the
+/// stored rows (the standings and any other report build on it). Pairings
+/// not stored (yet) are left out.
+pub fn pairing_results(store: &Store, spec: &TournamentSpec) -> Result<Vec<PairingResults>> {
+    let settings = settings(spec).map_err(Error::machine)?;
+    let plan = bf::plan_pairings(&settings, &entries(spec), spec.seed);
+    let keys: Vec<String> = plan
+        .iter()
+        .map(|p| pairing_key(spec, &settings, p))
+        .collect();
+    let found = store.games(&spec.challenge, &keys)?;
+    let polarities = settings.polarity.list();
+    Ok(plan
+        .iter()
+        .zip(&keys)
+        .filter_map(|(p, key)| {
+            let record: StoredPairing = serde_json::from_str(&found.get(key)?.record).ok()?;
+            Some(PairingResults {
+                left: p.left,
+                right: p.right,
+                matches: record.matches(&p.lengths, polarities)?,
+            })
+        })
+        .collect())
 }
 
 /// The leaderboard rows of a stored tournament.
 pub fn rows(store: &Store, spec: &TournamentSpec) -> Result<Vec<bf::Standing>> {
     let settings = settings(spec).map_err(Error::machine)?;
-    let entries = entries(spec);
-    let plan = bf::plan_matches(&settings, &entries, spec.seed);
-    let keys: Vec<String> = plan
-        .iter()
-        .map(|m| match_key(spec, settings.cycles, m))
-        .collect();
-    let found = store.games(&spec.challenge, &keys)?;
-    let results = plan.iter().zip(&keys).filter_map(|(m, key)| {
-        let record: StoredMatch = serde_json::from_str(&found.get(key)?.record).ok()?;
-        Some((m.left, m.right, record.result))
+    let pairings = pairing_results(store, spec)?;
+    let results = pairings.iter().flat_map(|p| {
+        p.matches
+            .iter()
+            .map(|m| (p.left, p.right, m.result.outcome))
     });
-    Ok(bf::standings(&entries, results))
+    Ok(bf::standings_under(settings.rules, &entries(spec), results))
 }
 
 /// The shared leaderboard (`json`, `csv`) with the spec's fields.
@@ -428,9 +585,27 @@ pub fn leaderboard(rows: &[bf::Standing]) -> Leaderboard {
 /// the original's SCOREBOARD.md table.
 fn standings(store: &Store, spec: &TournamentSpec, format: Format) -> Result<String> {
     let rows = rows(store, spec)?;
+    let hill = settings(spec).map_err(Error::machine)?.rules == bf::Rules::Hill;
     let board = leaderboard(&rows);
     Ok(match format {
         // The scoreboard lists invalid bots with why itself.
+        Format::Text | Format::Md if hill => {
+            let pairings: Vec<bf::PairingSummary> = pairing_results(store, spec)?
+                .iter()
+                .map(|p| bf::PairingSummary {
+                    left: spec.bots[p.left].name.clone(),
+                    right: spec.bots[p.right].name.clone(),
+                    strings: p.strings(),
+                    points: bf::hill::points(p.matches.iter().map(|m| m.result.outcome)),
+                })
+                .collect();
+            format!(
+                "{}{}{}",
+                bf::format_scoreboard(&rows),
+                bf::format_pairings(&pairings),
+                board.winner_note()
+            )
+        }
         Format::Text | Format::Md => {
             format!("{}{}", bf::format_scoreboard(&rows), board.winner_note())
         }
@@ -469,20 +644,78 @@ mod tests {
     }
 
     #[test]
-    fn a_key_names_identity_length_limit_and_both_programs() {
+    fn a_key_names_the_pairing_its_settings_and_both_programs() {
         let s = spec(&["a", "b"]);
-        let m = bf::PlannedMatch {
+        let p = bf::PlannedPairing {
             left: 0,
             right: 1,
-            k: 3,
-            tape_len: 17,
+            lengths: (10..=30).collect(),
         };
-        let key = match_key(&s, 500, &m);
-        assert_eq!(key, "bf-joust/a/b/3/L=17/T=500/fp-a/fp-b");
+        let all = bf::Settings::from_pairs(&[("tape-lengths", "all"), ("cycles", "500")]).unwrap();
+        let key = pairing_key(&s, &all, &p);
+        assert_eq!(
+            key,
+            "bf-joust/a/b/rules=2014/pol=normal/L=all/T=500/fp-a/fp-b"
+        );
         let mut changed = s.clone();
         changed.bots[1].fingerprint = "fp-b2".into();
-        assert_ne!(match_key(&changed, 500, &m), key);
-        assert_ne!(match_key(&s, 501, &m), key);
+        assert_ne!(pairing_key(&changed, &all, &p), key);
+        let hill = bf::Settings::from_pairs(&[("rules", "hill")]).unwrap();
+        assert_eq!(
+            pairing_key(&s, &hill, &p),
+            "bf-joust/a/b/rules=hill/pol=both/L=all/T=100000/fp-a/fp-b"
+        );
+        let random = bf::Settings::default();
+        let mut other = p.clone();
+        other.lengths[0] = 11;
+        assert_ne!(
+            pairing_key(&s, &random, &p),
+            pairing_key(&s, &random, &other)
+        );
+    }
+
+    #[test]
+    fn a_stored_pairing_gives_back_every_match() {
+        let settings = bf::Settings::from_pairs(&[("polarity", "both")]).unwrap();
+        let results: Vec<bf::MatchResult> = [
+            (bf::Outcome::LeftWins, 12, bf::EndReason::Flag),
+            (bf::Outcome::Draw, 10_000, bf::EndReason::Limit),
+            (bf::Outcome::RightWins, 3, bf::EndReason::OffTape),
+            (bf::Outcome::Draw, 40, bf::EndReason::BothLost),
+        ]
+        .iter()
+        .map(|&(outcome, cycles, end)| bf::MatchResult {
+            outcome,
+            cycles,
+            end,
+        })
+        .collect();
+        let record = StoredPairing::new("a", "b", &settings, &[17, 23], &results);
+        assert_eq!(record.results, vec!["<X", ">X"]);
+        assert_eq!(record.ends, vec!["fl", "ob"]);
+        let json = serde_json::to_string(&record).unwrap();
+        let back: StoredPairing = serde_json::from_str(&json).unwrap();
+        let both = [bf::Polarity::Normal, bf::Polarity::Inverted];
+        let matches = back.matches(&[17, 23], &both).expect("the same plan");
+        let got: Vec<bf::MatchResult> = matches.iter().map(|m| m.result).collect();
+        assert_eq!(got, results);
+        assert_eq!(
+            matches
+                .iter()
+                .map(|m| (m.k, m.tape_len, m.polarity))
+                .collect::<Vec<_>>(),
+            vec![
+                (0, 17, both[0]),
+                (1, 23, both[0]),
+                (0, 17, both[1]),
+                (1, 23, both[1])
+            ]
+        );
+        assert!(back.matches(&[17, 24], &both).is_none(), "other lengths");
+        assert!(
+            back.matches(&[17, 23], &both[..1]).is_none(),
+            "other polarities"
+        );
     }
 
     #[test]

@@ -22,9 +22,17 @@ pub struct PlayArgs {
     /// The tape length, 10 to 30 (default: drawn at random).
     #[arg(long, value_name = "N")]
     pub tape_len: Option<u64>,
-    /// The cycle limit (default 10000; 0 ends the match at once).
+    /// The cycle limit (default 10000, 100000 with --rules hill; 0 ends the match at once).
     #[arg(long, value_name = "N")]
     pub cycles: Option<u64>,
+    /// The rules: 2014 (default) or hill. With hill, the pairing's two
+    /// result strings follow the transcript, as gearlance prints them.
+    #[arg(long, value_name = "2014|hill", default_value = "2014", value_parser = ["2014", "hill"])]
+    pub rules: String,
+    /// The polarity of the match shown: normal (default) or inverted (the
+    /// right program's + and - swapped).
+    #[arg(long, value_name = "normal|inverted", default_value = "normal", value_parser = ["normal", "inverted"])]
+    pub polarity: String,
 }
 
 /// Whether a line of the match's output is its result (`===== L won the
@@ -55,13 +63,28 @@ pub async fn play(args: PlayArgs, quiet: bool, cancel: CancellationToken) -> Res
             })?,
         None => bf::play_tape_len(args.seed.unwrap_or_else(rand::random)),
     };
-    let cycles = args.cycles.unwrap_or(bf::DEFAULT_CYCLES);
+    let rules = if args.rules == "hill" {
+        bf::Rules::Hill
+    } else {
+        bf::Rules::Y2014
+    };
+    let hill = rules == bf::Rules::Hill;
+    let polarity = if args.polarity == "inverted" {
+        bf::Polarity::Inverted
+    } else {
+        bf::Polarity::Normal
+    };
+    let cycles = args.cycles.unwrap_or(if hill {
+        bf::HILL_CYCLES
+    } else {
+        bf::DEFAULT_CYCLES
+    });
     let mut programs = Vec::with_capacity(2);
     let mut invalid = false;
     for path in &args.bots {
         let bytes = read_program(Path::new(path))
             .map_err(|e| Error::input(format!("{path}: cannot read: {e}")))?;
-        match bf::Program::parse(&bytes) {
+        match bf::Program::parse_rules(&bytes, rules) {
             Ok(p) => programs.push(p),
             Err(e) => {
                 // The spec's one-line message, which names the file itself.
@@ -83,13 +106,17 @@ pub async fn play(args: PlayArgs, quiet: bool, cancel: CancellationToken) -> Res
         .spawn(move || {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             let mut failed: Option<std::io::Error> = None;
-            bf::play(
+            let spec = bf::MatchSpec {
+                tape_len,
+                cycles,
+                polarity,
+            };
+            let result = bf::play_spec(
                 &names[0],
                 &names[1],
                 &left,
                 &right,
-                tape_len,
-                cycles,
+                spec,
                 args.trace && !quiet,
                 |line| {
                     if quiet && !is_result(line) {
@@ -100,6 +127,18 @@ pub async fn play(args: PlayArgs, quiet: bool, cancel: CancellationToken) -> Res
                     }
                 },
             );
+            if hill && failed.is_none() {
+                let rows = bf::hill::play_pairing(&left, &right, cycles);
+                failed = writeln!(out, "{}", bf::hill::summary_line(&rows)).err();
+            }
+            if failed.is_none() {
+                failed = out.flush().err();
+            }
+            if !quiet {
+                // How it ended is for the reader, beside the original's
+                // output, so stdout stays byte for byte the original's.
+                eprintln!("{}", bf::ending_line(&names[0], &names[1], &result, hill));
+            }
             if failed.is_none() {
                 failed = out.flush().err();
             }

@@ -9,7 +9,7 @@
 //! Stored matches are read through [`pairings`] alone, so a change of how
 //! bf-joust stores them touches that one function.
 
-use super::{entries, match_key, settings, StoredMatch};
+use super::{entries, settings};
 use crate::error::{Error, Result};
 use crate::report::charts;
 use crate::report::html::escape;
@@ -23,6 +23,7 @@ use std::fmt::Write;
 #[derive(Debug, Clone)]
 pub struct MatchResult {
     pub tape_len: usize,
+    pub polarity: bf::Polarity,
     pub outcome: bf::Outcome,
     pub cycles: u64,
     pub end: bf::EndReason,
@@ -41,16 +42,19 @@ pub struct Pairing {
 
 impl Pairing {
     /// `<` where left won, `>` where right won, `X` for a draw, one per
-    /// match by tape length.
+    /// match by tape length; a string per polarity (normal first),
+    /// separated by a space, as the hill prints them.
     pub fn result_string(&self) -> String {
-        self.matches
-            .iter()
-            .map(|m| match m.outcome {
-                bf::Outcome::LeftWins => '<',
-                bf::Outcome::RightWins => '>',
-                bf::Outcome::Draw => 'X',
-            })
-            .collect()
+        let mut out = String::new();
+        let mut last = None;
+        for m in &self.matches {
+            if last.is_some_and(|p| p != m.polarity) {
+                out.push(' ');
+            }
+            last = Some(m.polarity);
+            out.push(m.outcome.symbol());
+        }
+        out
     }
 
     fn wins(&self) -> (u32, u32, u32) {
@@ -67,45 +71,38 @@ impl Pairing {
 }
 
 /// Every pairing of the plan with its stored matches: per pairing, the
-/// result on each tape length.
+/// result on each tape length, in each polarity played.
 pub fn pairings(store: &Store, spec: &TournamentSpec) -> Result<Vec<Pairing>> {
     let settings = settings(spec).map_err(Error::machine)?;
-    let plan = bf::plan_matches(&settings, &entries(spec), spec.seed);
-    let keys: Vec<String> = plan
+    let polarities = settings.polarity.list().len();
+    let plan = bf::plan_pairings(&settings, &entries(spec), spec.seed);
+    let mut stored: std::collections::HashMap<(usize, usize), Vec<MatchResult>> =
+        super::pairing_results(store, spec)?
+            .into_iter()
+            .map(|p| {
+                let matches = p
+                    .matches
+                    .iter()
+                    .map(|m| MatchResult {
+                        tape_len: m.tape_len,
+                        polarity: m.polarity,
+                        outcome: m.result.outcome,
+                        cycles: m.result.cycles,
+                        end: m.result.end,
+                    })
+                    .collect();
+                ((p.left, p.right), matches)
+            })
+            .collect();
+    Ok(plan
         .iter()
-        .map(|m| match_key(spec, settings.cycles, m))
-        .collect();
-    let found = store.games(&spec.challenge, &keys)?;
-    let mut out: Vec<Pairing> = Vec::new();
-    let mut sorted: Vec<(&bf::PlannedMatch, &String)> = plan.iter().zip(&keys).collect();
-    sorted.sort_by_key(|(m, _)| (m.left, m.right, m.tape_len, m.k));
-    for (m, key) in sorted {
-        if out
-            .last()
-            .is_none_or(|p| (p.left, p.right) != (m.left, m.right))
-        {
-            out.push(Pairing {
-                left: m.left,
-                right: m.right,
-                matches: Vec::new(),
-                planned: 0,
-            });
-        }
-        let Some(p) = out.last_mut() else { continue };
-        p.planned += 1;
-        let stored = found
-            .get(key)
-            .and_then(|g| serde_json::from_str::<StoredMatch>(&g.record).ok());
-        if let Some(s) = stored {
-            p.matches.push(MatchResult {
-                tape_len: s.tape_len,
-                outcome: s.result,
-                cycles: s.cycles,
-                end: s.end,
-            });
-        }
-    }
-    Ok(out)
+        .map(|p| Pairing {
+            left: p.left,
+            right: p.right,
+            matches: stored.remove(&(p.left, p.right)).unwrap_or_default(),
+            planned: p.lengths.len() * polarities,
+        })
+        .collect())
 }
 
 /// The report of a stored bf-joust tournament.
@@ -166,7 +163,7 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
             }
         );
     }
-    table.push_str("</table><p class=\"note\">&lt;: left won, &gt;: right won, X: draw; one character per match, shortest tape first.</p>");
+    table.push_str("</table><p class=\"note\">&lt;: left won, &gt;: right won, X: draw; one character per match, shortest tape first; with both polarities, the inverted string follows the normal one.</p>");
     sections.push(Section {
         title: "Pairings by tape length".into(),
         html: table,
@@ -200,7 +197,7 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
             bf::Outcome::Draw => Vec::new(),
         }
     });
-    let programs = programs_that_played(spec);
+    let programs = programs_that_played(spec, settings.rules);
     let replays: Vec<Replay> = chosen
         .iter()
         .map(|&k| {
@@ -209,6 +206,7 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
                 (Some(l), Some(r)) => final_tape(l, r, m, settings.cycles),
                 _ => None,
             };
+            let inverted = m.polarity == bf::Polarity::Inverted;
             let (left, right) = (&names[p.left], &names[p.right]);
             let how = match (m.outcome, m.end) {
                 (bf::Outcome::Draw, bf::EndReason::BothLost) => {
@@ -232,8 +230,10 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
             let file = |i: usize| spec.bots[i].argv.first().cloned().unwrap_or_default();
             Replay {
                 title: format!(
-                    "{left} vs {right}, tape {}: {winner} after {} cycles",
-                    m.tape_len, m.cycles
+                    "{left} vs {right}, tape {}{}: {winner} after {} cycles",
+                    m.tape_len,
+                    if inverted { ", inverted" } else { "" },
+                    m.cycles
                 ),
                 html: format!(
                     "<p>Ended by {} at cycle {} of {}.</p>{}",
@@ -247,11 +247,13 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
                 ),
                 frames: Vec::new(),
                 command: Some(format!(
-                    "referee play bf-joust '{}' '{}' --tape-len {} --cycles {} --trace",
+                    "referee play bf-joust '{}' '{}' --tape-len {} --cycles {}{}{} --trace",
                     file(p.left).replace('\'', "'\\''"),
                     file(p.right).replace('\'', "'\\''"),
                     m.tape_len,
-                    settings.cycles
+                    settings.cycles,
+                    if settings.rules == bf::Rules::Hill { " --rules hill" } else { "" },
+                    if inverted { " --polarity inverted" } else { "" },
                 )),
             }
         })
@@ -281,12 +283,12 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
 
 /// Each bot's program, read from its file, if it is still the one that
 /// played (its token hash is the stored fingerprint).
-fn programs_that_played(spec: &TournamentSpec) -> Vec<Option<bf::Program>> {
+fn programs_that_played(spec: &TournamentSpec, rules: bf::Rules) -> Vec<Option<bf::Program>> {
     spec.bots
         .iter()
         .map(|bot| {
             let bytes = super::read_program(&spec.dir.join(&bot.command)).ok()?;
-            let program = bf::Program::parse(&bytes).ok()?;
+            let program = bf::Program::parse_rules(&bytes, rules).ok()?;
             (format!("{:016x}", program.token_hash()) == bot.fingerprint).then_some(program)
         })
         .collect()
@@ -310,7 +312,12 @@ fn final_tape(
         last.1 = view.left_ptr;
         last.2 = view.right_ptr;
     };
-    let result = bf::run_match_observed(left, right, m.tape_len, cycles, &mut observe);
+    let spec = bf::MatchSpec {
+        tape_len: m.tape_len,
+        cycles,
+        polarity: m.polarity,
+    };
+    let result = bf::run_match_spec_observed(left, right, spec, &mut observe);
     (result.outcome == m.outcome && result.cycles == m.cycles)
         .then(|| bf::tape_line(&last.0, last.1, last.2))
 }
@@ -323,6 +330,7 @@ mod tests {
     fn a_result_string_reads_left_right_draw() {
         let m = |outcome| MatchResult {
             tape_len: 10,
+            polarity: bf::Polarity::Normal,
             outcome,
             cycles: 5,
             end: bf::EndReason::Flag,

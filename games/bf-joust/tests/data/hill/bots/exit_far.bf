@@ -1,0 +1,2 @@
+runs off the far end without touching anything
+(>)*-1

@@ -1,0 +1,2 @@
+leaves the tape at its own end after a while
+(.)*300<

@@ -1,0 +1,1 @@
+an empty program: it waits for ever

@@ -1,0 +1,2 @@
+waits almost the whole match, then steps off its own end
+(.)*99999<

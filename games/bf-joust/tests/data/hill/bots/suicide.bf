@@ -1,0 +1,2 @@
+zeroes its own flag: the second check in a row with 0 loses
+(-)*128(.)*9

@@ -1,0 +1,3 @@
+sets a tripwire and waits on it, then attacks
+>(+)*40>(-)*40>+[.+]
+(>)*6([-]>)*22
