@@ -46,7 +46,55 @@ fn report(dir: &Path, names: &[&str]) -> String {
     }
     assert!(html.contains("<h2>Bots and faults</h2>"));
     assert!(html.contains(&format!("referee {}", env!("CARGO_PKG_VERSION"))));
+    rendered(dir, names, &html);
     html
+}
+
+/// The page as headless Chromium renders it offline (skipped without
+/// Chromium): every bot named, every picture drawn, no script error and
+/// no load refused by the page's policy.
+fn rendered(dir: &Path, names: &[&str], html: &str) {
+    let Some(browser) = chromium() else {
+        eprintln!("skipped: no chromium");
+        return;
+    };
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("file://{}", dir.join("report.html").display()))
+        .output()
+        .unwrap();
+    let (dom, log) = (stdout(&out), stderr(&out));
+    for name in names {
+        assert!(dom.contains(&escaped(name)), "{name} is not rendered");
+    }
+    // Every chart is there after rendering, with a size of its own.
+    let pictures = html.matches("<svg").count();
+    assert_eq!(dom.matches("<svg").count(), pictures, "{log}");
+    let sized = dom
+        .split("<svg")
+        .skip(1)
+        .filter(|svg| {
+            let head = svg.split('>').next().unwrap_or_default();
+            head.contains("width=\"") && !head.contains("width=\"0\"")
+        })
+        .count();
+    assert_eq!(sized, pictures, "a picture without a size");
+    for line in log.lines() {
+        assert!(
+            !line.contains("Uncaught") && !line.contains("Content Security Policy"),
+            "{line}"
+        );
+    }
 }
 
 fn replays(html: &str) -> usize {

@@ -91,7 +91,7 @@ pub fn pairings(store: &Store, spec: &TournamentSpec) -> Result<Vec<Pairing>> {
                         end: m.result.end,
                     })
                     .collect();
-                ((p.left, p.right), matches)
+                ((p.left, p.right), by_length(matches))
             })
             .collect();
     Ok(plan
@@ -103,6 +103,14 @@ pub fn pairings(store: &Store, spec: &TournamentSpec) -> Result<Vec<Pairing>> {
             planned: p.lengths.len() * polarities,
         })
         .collect())
+}
+
+/// Matches in the order the strings read them: each polarity (normal
+/// first), the shortest tape first (random lengths are stored in the
+/// order they were drawn).
+fn by_length(mut matches: Vec<MatchResult>) -> Vec<MatchResult> {
+    matches.sort_by_key(|m| (m.polarity == bf::Polarity::Inverted, m.tape_len));
+    matches
 }
 
 /// The report of a stored bf-joust tournament.
@@ -143,11 +151,11 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
     );
     for p in &pairings {
         let (l, r, _) = p.wins();
-        let lengths = match (p.matches.first(), p.matches.last()) {
-            (Some(a), Some(b)) if a.tape_len != b.tape_len => {
-                format!("{}..{}", a.tape_len, b.tape_len)
-            }
-            (Some(a), _) => a.tape_len.to_string(),
+        let shortest = p.matches.iter().map(|m| m.tape_len).min();
+        let longest = p.matches.iter().map(|m| m.tape_len).max();
+        let lengths = match (shortest, longest) {
+            (Some(a), Some(b)) if a != b => format!("{a}..{b}"),
+            (Some(a), _) => a.to_string(),
             _ => "-".into(),
         };
         let _ = write!(
