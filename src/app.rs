@@ -2,7 +2,7 @@
 //! challenge's run, standings), watch, play one game, print standings,
 //! check a bot.
 
-use crate::challenge::{ChallengeId, ChallengeInfo, RunContext};
+use crate::challenge::{ChallengeInfo, RunContext};
 use crate::challenges::{bf_joust, forty, gun_duel, heist, meta_ttt};
 use crate::cli::{
     CheckArgs, CheckCommand, Cli, Command, PlayCommand, ReportArgs, RunArgs, StandingsArgs,
@@ -18,7 +18,7 @@ use crate::session::Session;
 use crate::shard::{Shard, ShardArg};
 use crate::standings::Format;
 use crate::status::Status;
-use crate::tournament::{cores, TournamentSpec};
+use crate::tournament::cores;
 use referee_sandbox::Support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -448,18 +448,7 @@ pub fn render_standings(store: &Store, tournament_id: i64, format: Format) -> Re
     let row = store
         .find_tournament(Some(tournament_id))?
         .ok_or_else(|| Error::machine(format!("no tournament {tournament_id} in the database")))?;
-    let spec: TournamentSpec = serde_json::from_str(&row.description).map_err(|e| {
-        Error::machine(format!(
-            "tournament {} has an unreadable description: {e}",
-            row.id
-        ))
-    })?;
-    let challenge = ChallengeId::parse(&spec.challenge).ok_or_else(|| {
-        Error::machine(format!(
-            "tournament {} is a {} tournament, which this version cannot show",
-            row.id, spec.challenge
-        ))
-    })?;
+    let (spec, challenge) = crate::challenge::stored(&row)?;
     let table = challenge.get().standings(store, &row, &spec, format)?;
     Ok(crate::standings::with_absent(table, format, &spec.absent))
 }

@@ -200,6 +200,24 @@ pub enum ChallengeId {
     GunDuel,
 }
 
+/// A stored tournament's spec and challenge, from its row (what
+/// `standings` and `report` rebuild everything else from).
+pub fn stored(row: &TournamentRow) -> Result<(TournamentSpec, ChallengeId)> {
+    let spec: TournamentSpec = serde_json::from_str(&row.description).map_err(|e| {
+        crate::error::Error::machine(format!(
+            "tournament {} has an unreadable description: {e}",
+            row.id
+        ))
+    })?;
+    let challenge = ChallengeId::parse(&spec.challenge).ok_or_else(|| {
+        crate::error::Error::machine(format!(
+            "tournament {} is a {} tournament, which this version cannot show",
+            row.id, spec.challenge
+        ))
+    })?;
+    Ok((spec, challenge))
+}
+
 impl ChallengeId {
     /// Every challenge, in declaration order (clap's list, so a new
     /// variant is in it without another edit).

@@ -10,7 +10,6 @@ pub mod charts;
 pub mod html;
 pub mod serve;
 
-use crate::challenge::ChallengeId;
 use crate::error::{Error, Result};
 use crate::results::{Store, TournamentRow};
 use crate::standings::Format;
@@ -116,23 +115,6 @@ pub fn choose_replays(n: usize, bots: usize, loser_of: impl Fn(usize) -> Vec<usi
     chosen.into_iter().collect()
 }
 
-/// A stored tournament's spec and challenge.
-fn spec_of(row: &TournamentRow) -> Result<(TournamentSpec, ChallengeId)> {
-    let spec: TournamentSpec = serde_json::from_str(&row.description).map_err(|e| {
-        Error::machine(format!(
-            "tournament {} has an unreadable description: {e}",
-            row.id
-        ))
-    })?;
-    let challenge = ChallengeId::parse(&spec.challenge).ok_or_else(|| {
-        Error::machine(format!(
-            "tournament {} is a {} tournament, which this version cannot show",
-            row.id, spec.challenge
-        ))
-    })?;
-    Ok((spec, challenge))
-}
-
 /// Everything the page shows, read from the database.
 #[derive(Debug)]
 pub struct Content {
@@ -147,7 +129,7 @@ pub struct Content {
 
 /// Reads what the page of tournament `row` shows.
 pub fn content(store: &Store, row: &TournamentRow) -> Result<Content> {
-    let (spec, challenge) = spec_of(row)?;
+    let (spec, challenge) = crate::challenge::stored(row)?;
     let standings_text = crate::app::render_standings(store, row.id, Format::Text)?;
     let json = crate::app::render_standings(store, row.id, Format::Json)?;
     let rows = match serde_json::from_str::<serde_json::Value>(&json) {

@@ -58,22 +58,10 @@ fn rendered(dir: &Path, names: &[&str], html: &str) {
         eprintln!("skipped: no chromium");
         return;
     };
-    let profile = tempfile::tempdir().unwrap();
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("file://{}", dir.join("report.html").display()))
-        .output()
-        .unwrap();
-    let (dom, log) = (stdout(&out), stderr(&out));
+    let (dom, log) = dom_of(
+        browser,
+        &format!("file://{}", dir.join("report.html").display()),
+    );
     for name in names {
         assert!(dom.contains(&escaped(name)), "{name} is not rendered");
     }
@@ -246,6 +234,27 @@ fn a_forty_report_charts_win_rates_with_intervals_and_time_per_turn() {
     assert!(html.contains("1000 of 1000 games"));
 }
 
+/// The page at `url` as headless Chromium leaves it after its scripts ran
+/// (the DOM), and Chromium's log.
+fn dom_of(browser: &str, url: &str) -> (String, String) {
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(url)
+        .output()
+        .unwrap();
+    (stdout(&out), stderr(&out))
+}
+
 /// Headless Chromium, if installed (`.ci/run` installs it).
 fn chromium() -> Option<&'static str> {
     ["chromium", "chromium-browser"].into_iter().find(|c| {
@@ -275,28 +284,12 @@ bravo sh bravo/run.sh
     let out = referee(dir.path(), &["--instructions", "instructions.txt", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
     report(dir.path(), &["alpha", "bravo"]);
-    let profile = tempfile::tempdir().unwrap();
     // `#replay1@3`: the second replay opened and stepped to its 4th position.
     let url = format!(
         "file://{}#replay1@3",
         dir.path().join("report.html").display()
     );
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=5000",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(&url)
-        .output()
-        .unwrap();
-    let dom = stdout(&out);
-    let log = stderr(&out);
+    let (dom, log) = dom_of(browser, &url);
     assert!(dom.contains("alpha") && dom.contains("bravo"), "{log}");
     assert!(
         dom.contains("<details class=\"replay\" id=\"dreplay1\" open=\"\">"),
