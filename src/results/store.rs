@@ -365,10 +365,10 @@ impl Store {
                 .execute(params![challenge, c.key, c.state, tournament_id])?;
             }
             if play_seconds > 0.0 {
-                tx.execute(
+                tx.prepare_cached(
                     "UPDATE tournaments SET play_seconds = play_seconds + ?1 WHERE id = ?2",
-                    params![play_seconds, tournament_id],
-                )?;
+                )?
+                .execute(params![play_seconds, tournament_id])?;
             }
         }
         tx.commit()?;

@@ -39,6 +39,12 @@ const STDOUT_LOG_CAP: usize = 16 * 1024;
 /// Interface 1: stderr kept per call for the log.
 const STDERR_LOG_CAP: usize = 16 * 1024;
 
+/// Interface 2: how late a move may be before the bot's scheduler figures
+/// are first read. Most moves come sooner and cost no read; a wait for a
+/// CPU within this first stretch is charged (at most this much of the
+/// limit, and only on a busy machine).
+const FIRST_LOOK: Duration = Duration::from_millis(2);
+
 /// The transport's framing for interface 2: the next non-whitespace byte.
 fn move_framing() -> Framing {
     Arc::new(|buf: &[u8]| match frame_move(buf) {
@@ -63,9 +69,13 @@ pub(super) enum Process {
         process: LineProcess,
         /// Whether it has been sent an `F` (the first gets the start-up grace).
         asked: bool,
-        /// Its main thread's CPU and waits for a CPU, read around each move
-        /// (see `cpu_wait`).
+        /// Its main thread's CPU and waits for a CPU, read during a move
+        /// that is slow to come (see `cpu_wait` and [`FIRST_LOOK`]).
         clock: Option<cpu_wait::TaskClock>,
+        /// The CPU time of the whole process, read after each duel.
+        usage: Option<cpu_wait::ProcessCpu>,
+        /// What `usage` read after the bot's last duel.
+        usage_mark: Duration,
     },
     /// Could not be started: its first move is a crash, then it is dead.
     Unstartable,
@@ -129,6 +139,8 @@ impl Bot {
             match LineProcess::spawn(&self.program, &[], move_framing(), self.log.clone()) {
                 Ok(process) => Process::Running {
                     clock: cpu_wait::TaskClock::open(process.pid()),
+                    usage: cpu_wait::ProcessCpu::open(process.pid()),
+                    usage_mark: Duration::ZERO,
                     process,
                     asked: false,
                 },
@@ -148,9 +160,10 @@ impl Bot {
         Ok(())
     }
 
-    /// After a duel: an interface-2 bot whose folder holds more than its
-    /// policy allows is killed, and its next move is a `sandbox` fault
-    /// (interface-1 bots are measured after each call).
+    /// `referee check`, after its duel: an interface-2 bot whose folder
+    /// holds more than its policy allows is killed, and its next move is a
+    /// `sandbox` fault. (In a tournament the folder watch does this while
+    /// the process runs; interface-1 bots are measured after each call.)
     pub(super) async fn check_folder(&mut self) {
         let Some(quota) = self.program.quota else {
             return;
@@ -187,13 +200,21 @@ impl Bot {
         self.cpu.as_secs_f64()
     }
 
-    /// CPU used so far by the interface-2 process, every thread (zero
-    /// before it starts).
-    fn process_cpu(&self) -> Option<Duration> {
-        match &self.process {
-            Process::Running { process, .. } => cpu_wait::process_cpu(process.pid()),
-            Process::Idle => Some(Duration::ZERO),
-            Process::Unstartable | Process::Denied | Process::Dead => None,
+    /// CPU the interface-2 process used, every thread, since the end of
+    /// its last duel (since its start for the first), added to `cpu`. One
+    /// read per duel: what it used between two duels (reading the last `P`)
+    /// counts towards the next. Nothing for a process that is gone.
+    fn add_process_cpu(&mut self) {
+        if let Process::Running {
+            usage: Some(usage),
+            usage_mark,
+            ..
+        } = &mut self.process
+        {
+            if let Some(now) = usage.read() {
+                self.cpu += now.saturating_sub(*usage_mark);
+                *usage_mark = now;
+            }
         }
     }
 
@@ -302,6 +323,7 @@ impl Bot {
                 process,
                 asked,
                 clock,
+                ..
             } => {
                 let mut write = std::mem::take(&mut self.pending);
                 write.extend_from_slice(&bytes);
@@ -320,10 +342,13 @@ impl Bot {
                     *asked = true;
                 }
                 // The limit is charged time: waits for a CPU move the
-                // deadline on (see `cpu_wait`).
+                // deadline on (see `cpu_wait`). The clock is first read
+                // once the move is `FIRST_LOOK` late, so that a quick move
+                // costs no read.
                 let sent = Instant::now();
-                let before = clock.as_ref().and_then(cpu_wait::TaskClock::read);
-                let mut deadline = sent + limit;
+                let mut before = None;
+                let mut looked = false;
+                let mut deadline = sent + FIRST_LOOK.min(limit);
                 process.send(write);
                 let incoming = loop {
                     let got = tokio::select! {
@@ -333,6 +358,12 @@ impl Bot {
                     };
                     if got.is_some() {
                         break got;
+                    }
+                    if !looked {
+                        looked = true;
+                        before = clock.as_ref().and_then(cpu_wait::TaskClock::read);
+                        deadline = sent + limit;
+                        continue;
                     }
                     let wall = sent.elapsed();
                     let now = clock.as_ref().and_then(cpu_wait::TaskClock::read);
@@ -542,8 +573,9 @@ pub(super) async fn first_call(
 /// Plays one duel. `observe` sees every turn. `None` if cancelled, `Err`
 /// if the referee could not start a bot's process: either way the duel
 /// must not be recorded. The CPU time of the duel's interface-1 runs is
-/// left in each bot's `cpu` (read with [`Bot::cpu_seconds`]). Afterwards
-/// the folders of interface-2 bots are measured ([`Bot::check_folder`]).
+/// left in each bot's `cpu` (read with [`Bot::cpu_seconds`]), with what
+/// its interface-2 process used. An interface-2 bot's folder is watched
+/// while it runs (`LineProcess::over_quota`), not measured per duel.
 pub(super) async fn play_duel(
     turns: u32,
     seats: [Seat; 2],
@@ -557,7 +589,6 @@ pub(super) async fn play_duel(
     let [a, b] = bots;
     a.cpu = Duration::ZERO;
     b.cpu = Duration::ZERO;
-    let process_cpu = [a.process_cpu(), b.process_cpu()];
     while let Some([ra, rb]) = driver.requests() {
         if cancel.is_cancelled() {
             return Ok(None);
@@ -584,14 +615,9 @@ pub(super) async fn play_duel(
     );
     da?;
     db?;
-    for (bot, start) in [&mut *a, &mut *b].into_iter().zip(process_cpu) {
-        if let (Some(start), Some(now)) = (start, bot.process_cpu()) {
-            bot.cpu += now.saturating_sub(start);
-        }
-    }
-    let result = driver.result();
-    tokio::join!(a.check_folder(), b.check_folder());
-    Ok(result)
+    a.add_process_cpu();
+    b.add_process_cpu();
+    Ok(driver.result())
 }
 
 #[cfg(test)]

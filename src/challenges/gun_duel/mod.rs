@@ -177,48 +177,127 @@ pub struct StoredDuel {
     pub cpu_seconds: [f64; 2],
 }
 
-/// The stored duels of a tournament by key.
-fn load(store: &Store, spec: &TournamentSpec) -> Result<HashMap<String, StoredDuel>> {
-    let prefix = key_prefix(spec);
-    let mut found = HashMap::new();
-    for row in store.games_with_prefix(&spec.challenge, &prefix)? {
-        match serde_json::from_str::<StoredDuel>(&row.record) {
-            Ok(d) => {
-                found.insert(row.game_key, d);
-            }
-            // An unreadable record is played again rather than trusted.
+/// A stored duel as the tournament and the standings need it: the
+/// record without names, histories and ammo. Tournaments of 10^5 duels
+/// are read this way, a round or a duel at a time, never whole.
+#[derive(Debug, Clone, Deserialize)]
+pub struct DuelSummary {
+    pub duel: DuelId,
+    pub outcome: game_gun_duel::Outcome,
+    pub faults: [FaultCounts; 2],
+    #[serde(default)]
+    pub cpu_seconds: [f64; 2],
+}
+
+/// Calls `each` with every readable stored duel under `prefix` (the
+/// tournament's, or one round's: `round_prefix`), in key order. A record
+/// that cannot be read, or whose duel is not the one its key names, is
+/// played again rather than trusted.
+fn scan_duels<T: serde::de::DeserializeOwned>(
+    store: &Store,
+    challenge: &str,
+    tournament: &str,
+    prefix: &str,
+    mut each: impl FnMut(T),
+    duel_of: impl Fn(&T) -> DuelId,
+) -> Result<()> {
+    store.scan_prefix(challenge, prefix, |row| {
+        match serde_json::from_str::<T>(&row.record) {
+            Ok(d) if duel_key(tournament, &duel_of(&d)) == row.game_key => each(d),
+            Ok(_) => tracing::warn!(
+                "ignoring duel record {}: it names another duel",
+                row.game_key
+            ),
             Err(e) => tracing::warn!("ignoring unreadable duel record {}: {e}", row.game_key),
         }
-    }
+        Ok(())
+    })
+}
+
+/// Every stored duel of a tournament, whole (the report's replays).
+fn load(store: &Store, spec: &TournamentSpec) -> Result<Vec<StoredDuel>> {
+    let prefix = key_prefix(spec);
+    let mut found = Vec::new();
+    scan_duels(
+        store,
+        &spec.challenge,
+        &prefix,
+        &prefix,
+        |d| found.push(d),
+        |d: &StoredDuel| d.duel,
+    )?;
+    found.sort_by_key(|d| d.duel);
     Ok(found)
 }
 
-/// Records the stored duels of `round`; returns how many there were and
-/// adds their faults.
+/// Calls `each` with the summary of every stored duel of a tournament.
+fn scan_summaries(
+    store: &Store,
+    spec: &TournamentSpec,
+    each: impl FnMut(DuelSummary),
+) -> Result<()> {
+    let prefix = key_prefix(spec);
+    scan_duels(
+        store,
+        &spec.challenge,
+        &prefix,
+        &prefix,
+        each,
+        |d: &DuelSummary| d.duel,
+    )
+}
+
+/// The key prefix of a round's duels (`…/r2/`: the slash keeps round 2
+/// apart from round 20).
+fn round_prefix(prefix: &str, round: u32) -> String {
+    format!("{prefix}r{round}/")
+}
+
+/// Records the stored duels of `round` (read from `store`); returns how
+/// many there were and adds their faults.
 fn record_stored(
     round: &mut Round,
-    stored: &HashMap<String, StoredDuel>,
+    store: &Store,
+    challenge: &str,
     prefix: &str,
     faults: &mut [FaultCounts],
 ) -> Result<usize> {
+    let mut stored = HashMap::new();
+    scan_duels(
+        store,
+        challenge,
+        prefix,
+        &round_prefix(prefix, round.number()),
+        |d: DuelSummary| {
+            stored.insert(d.duel, d);
+        },
+        |d| d.duel,
+    )?;
     let mut recorded = 0;
     for k in 0..round.duels().len() {
         let id = round.duels()[k];
-        if let Some(s) = stored.get(&duel_key(prefix, &id)) {
-            round.record(k, s.result.outcome).map_err(Error::machine)?;
-            add_faults(faults, &id, &s.result);
+        if let Some(s) = stored.get(&id) {
+            round.record(k, s.outcome).map_err(Error::machine)?;
+            add_faults(faults, &id, &s.faults);
             recorded += 1;
         }
     }
     Ok(recorded)
 }
 
-fn add_faults(faults: &mut [FaultCounts], id: &DuelId, result: &DuelResult) {
+/// How many duels of the tournament are stored.
+fn count_stored(store: &Store, spec: &TournamentSpec) -> Result<usize> {
+    let mut count = 0;
+    scan_summaries(store, spec, |_| count += 1)?;
+    Ok(count)
+}
+
+fn add_faults(faults: &mut [FaultCounts], id: &DuelId, of_duel: &[FaultCounts; 2]) {
     if let Some(f) = faults.get_mut(id.a) {
-        f.merge(&result.faults[0]);
+        f.merge(&of_duel[0]);
     }
     if let Some(f) = faults.get_mut(id.b) {
-        f.merge(&result.faults[1]);
+        f.merge(&of_duel[1]);
     }
 }
 
@@ -264,7 +343,7 @@ async fn run_here(session: Session, ctx: RunContext) -> Result<RunReport> {
         ..
     } = ctx;
     let (settings, interfaces) = resolve(&spec).map_err(Error::input)?;
-    let stored = load(&session.store(), &spec)?;
+    let stored = count_stored(&session.store(), &spec)?;
     let t = Tournament::new(spec.bots.len(), settings.duels_per_pair, spec.seed);
     let bots = programs
         .into_iter()
@@ -282,7 +361,7 @@ async fn run_here(session: Session, ctx: RunContext) -> Result<RunReport> {
         bots,
     };
     let recorder = session.recorder();
-    let report = rounds::tournament(t, &mut field, &stored, &recorder, jobs, &session).await;
+    let report = rounds::tournament(t, &mut field, stored, &recorder, jobs, &session).await;
     drop(recorder);
     // The last stretch of play time ends before the bots are shut down.
     let finished = match &report {
@@ -314,6 +393,24 @@ mod tests {
             b: 3,
         };
         assert_eq!(duel_key("abc/", &id), "abc/r2/p7/0-3");
+    }
+
+    #[test]
+    fn a_round_prefix_holds_that_round_alone() {
+        let key = |round| {
+            duel_key(
+                "abc/",
+                &DuelId {
+                    round,
+                    pass: 1,
+                    a: 0,
+                    b: 1,
+                },
+            )
+        };
+        assert!(key(1).starts_with(&round_prefix("abc/", 1)));
+        assert!(!key(10).starts_with(&round_prefix("abc/", 1)));
+        assert!(!key(1).starts_with(&round_prefix("abc/", 10)));
     }
 
     #[test]

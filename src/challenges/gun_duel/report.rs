@@ -3,7 +3,7 @@
 //! by turn with both guns' ammo.
 
 use super::standings::stored_records;
-use super::{resolve, StoredDuel};
+use super::{load, resolve, StoredDuel};
 use crate::error::{Error, Result};
 use crate::report::charts::{self, Line};
 use crate::report::html::escape;
@@ -16,11 +16,7 @@ use std::fmt::Write;
 /// The report of a stored gun-duel tournament.
 pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
     let (settings, interfaces) = resolve(spec).map_err(Error::machine)?;
-    let super::standings::Stored {
-        records,
-        duels: stored,
-        ..
-    } = stored_records(store, spec)?;
+    let records = stored_records(store, spec)?.records;
     let names: Vec<String> = spec.bots.iter().map(|b| b.name.clone()).collect();
     let n = names.len();
     let mut sections = vec![Section {
@@ -28,8 +24,10 @@ pub fn report(store: &Store, spec: &TournamentSpec) -> Result<ReportData> {
         html: format!("{}{}", rounds_table(&records), rounds_chart(&records)),
     }];
 
-    let mut duels: Vec<&StoredDuel> = stored.values().collect();
-    duels.sort_by_key(|d| d.duel);
+    // The replays need whole records (histories), so the report reads
+    // every duel at once; the standings never do.
+    let stored = load(store, spec)?;
+    let duels: Vec<&StoredDuel> = stored.iter().collect();
     // wins[row][col]: duels the row bot won against the column bot; draws.
     let mut wins = vec![vec![0u32; n]; n];
     let mut draws = vec![vec![0u32; n]; n];

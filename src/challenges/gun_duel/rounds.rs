@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! while let Some(round) = t.start_round() {
-//!     record_stored(round, stored)         // a resume: stored duels count
+//!     record_stored(round, store)          // a resume: stored duels count
 //!     play_round(round, field, recorder)   // the rest; returns once durable
 //!     t.finish_round(round)                // eliminations, then the board
 //! }
@@ -22,13 +22,52 @@ use game_core::{game_seed, FaultCounts};
 use game_gun_duel::{
     round_board, DuelId, DuelResult, Interface, Round, Seat, Settings, Tournament,
 };
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
 /// At most one progress line per this interval while a round is played.
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// Finished duels are committed together: those of the last
+/// `COMMIT_EVERY`, at most `COMMIT_ROWS` at once. A duel takes about a
+/// millisecond; a transaction each cost the writer more than a turn costs.
+const COMMIT_EVERY: Duration = Duration::from_millis(20);
+const COMMIT_ROWS: usize = 64;
+
+/// Finished duels not yet handed to the writer.
+#[derive(Default)]
+struct Unsent {
+    rows: Vec<GameRow>,
+    /// When the oldest of them finished.
+    since: Option<Instant>,
+}
+
+impl Unsent {
+    fn push(&mut self, row: GameRow) {
+        self.since.get_or_insert_with(Instant::now);
+        self.rows.push(row);
+    }
+
+    /// When the rows must go, if there are any.
+    fn due(&self) -> Option<tokio::time::Instant> {
+        self.since
+            .map(|t| tokio::time::Instant::from_std(t + COMMIT_EVERY))
+    }
+
+    /// Hands the rows to the writer; the task's value is how many.
+    fn send(&mut self, recorder: &Recorder, commits: &mut JoinSet<Result<usize>>) -> Result<()> {
+        self.since = None;
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let rows = std::mem::take(&mut self.rows);
+        let count = rows.len();
+        let pending = recorder.send(rows, None)?;
+        commits.spawn(async move { pending.wait().await.map(|()| count) });
+        Ok(())
+    }
+}
 
 /// Progress lines while a round is played, at most one per interval.
 struct RoundProgress<'a> {
@@ -40,8 +79,8 @@ struct RoundProgress<'a> {
 }
 
 impl RoundProgress<'_> {
-    fn committed(&mut self) {
-        self.done += 1;
+    fn committed(&mut self, duels: usize) {
+        self.done += duels;
         if self.done == self.total || self.last.elapsed() >= PROGRESS_EVERY {
             self.last = Instant::now();
             self.progress.say(&format!(
@@ -86,24 +125,24 @@ impl Field {
     }
 }
 
-/// Plays the tournament from its first round: stored duels are recorded,
-/// the rest played; each round's board is printed once the round is
+/// Plays the tournament from its first round: stored duels (`stored` of
+/// them in all) are read a round at a time and recorded, the rest played; each round's board is printed once the round is
 /// durable. Stops early when cancelled (`interrupted` in the report).
 pub(super) async fn tournament(
     mut t: Tournament,
     field: &mut Field,
-    stored: &HashMap<String, StoredDuel>,
+    stored: usize,
     recorder: &Recorder,
     jobs: usize,
     session: &Session,
 ) -> Result<RunReport> {
     let (cancel, progress) = (&session.cancel, &*session.progress);
     let mut report = RunReport {
-        already_done: stored.len(),
+        already_done: stored,
         ..RunReport::default()
     };
     // Rounds depend on eliminations: the total is not known yet.
-    session.resuming(stored.len(), None, "duels");
+    session.resuming(stored, None, "duels");
     let started = Instant::now();
     let mut processes_started = false;
     let (names, languages) = names_and_languages(&field.spec);
@@ -111,7 +150,13 @@ pub(super) async fn tournament(
     let languages: Vec<String> = languages.into_iter().map(String::from).collect();
     while let Some(mut round) = t.start_round() {
         report.total += round.duels().len();
-        let recorded = record_stored(&mut round, stored, &field.prefix, &mut field.faults)?;
+        let recorded = record_stored(
+            &mut round,
+            &session.store(),
+            &field.spec.challenge,
+            &field.prefix,
+            &mut field.faults,
+        )?;
         if !round.is_complete() {
             if cancel.is_cancelled() {
                 report.interrupted = true;
@@ -226,7 +271,8 @@ async fn play_round(
     let timeout = Duration::from_millis(field.settings.timeout_ms);
     let turns = field.settings.turns;
     let mut duels: Pool<Finished> = Pool::new(jobs);
-    let mut commits: JoinSet<Result<()>> = JoinSet::new();
+    let mut commits: JoinSet<Result<usize>> = JoinSet::new();
+    let mut unsent = Unsent::default();
     let outcome = loop {
         if !cancel.is_cancelled() {
             while duels.has_room() {
@@ -299,15 +345,13 @@ async fn play_round(
                     .map_err(|e| Error::machine(format!("cannot encode a duel record: {e}")))?;
                 let key = duel_key(&field.prefix, &id);
                 let seed = game_seed(field.spec.seed, &key) as i64;
-                let pending = match recorder.send(
-                    vec![GameRow { game_key: key, seed, record }],
-                    None,
-                ) {
-                    Ok(p) => p,
-                    Err(e) => break Err(e),
-                };
-                commits.spawn(pending.wait());
-                add_faults(&mut field.faults, &id, &stored.result);
+                unsent.push(GameRow { game_key: key, seed, record });
+                if unsent.rows.len() >= COMMIT_ROWS {
+                    if let Err(e) = unsent.send(recorder, &mut commits) {
+                        break Err(e);
+                    }
+                }
+                add_faults(&mut field.faults, &id, &stored.result.faults);
                 // Later duels of these bots may start now; the result is
                 // reported (and the round scored) only once committed.
                 round.record(k, stored.result.outcome).map_err(Error::machine)?;
@@ -315,12 +359,21 @@ async fn play_round(
             }
             Some(done) = commits.join_next() => {
                 match done.map_err(|e| Error::machine(format!("a commit task failed: {e}"))) {
-                    Ok(Ok(())) => shown.committed(),
+                    Ok(Ok(count)) => shown.committed(count),
                     Ok(Err(e)) | Err(e) => break Err(e),
+                }
+            }
+            () = tokio::time::sleep_until(unsent.due().unwrap_or_else(far_future)),
+                if unsent.since.is_some() => {
+                if let Err(e) = unsent.send(recorder, &mut commits) {
+                    break Err(e);
                 }
             }
         }
     };
+    // Every finished duel is handed to the writer, whatever ended the
+    // loop (a cancel included).
+    let sent = unsent.send(recorder, &mut commits);
     if outcome.is_err() {
         // Stop what is running; put the bots back so they are shut down.
         cancel.cancel();
@@ -333,10 +386,16 @@ async fn play_round(
         }
     }
     outcome?;
+    sent?;
     // Nothing of the round is reported before it is durable.
     while let Some(done) = commits.join_next().await {
-        done.map_err(|e| Error::machine(format!("a commit task failed: {e}")))??;
-        shown.committed();
+        let count = done.map_err(|e| Error::machine(format!("a commit task failed: {e}")))??;
+        shown.committed(count);
     }
     Ok(())
+}
+
+/// A deadline that never comes (for a `select!` branch that is off).
+fn far_future() -> tokio::time::Instant {
+    tokio::time::Instant::now() + Duration::from_secs(86_400)
 }

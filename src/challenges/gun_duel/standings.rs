@@ -1,30 +1,34 @@
 //! The standings of a stored gun-duel tournament: the stored duels replayed
 //! through the crate's tournament (complete rounds only), then its tables.
+//! Duels are read a round at a time (the replay) or one at a time (the
+//! tallies), so the standings of a long tournament cost no more memory than
+//! its play.
 
-use super::{key_prefix, load, record_stored, resolve, StoredDuel};
+use super::{key_prefix, record_stored, resolve, scan_summaries, DuelSummary};
 use crate::error::{Error, Result};
 use crate::results::{Store, TournamentRow};
 use crate::standings::{Format, Leaderboard, Row};
 use crate::tournament::TournamentSpec;
 use game_core::Fault;
 use game_core::FaultCounts;
-use game_gun_duel::{final_table, ranking, BotRecord, Interface, Settings, Side, Tournament};
+use game_gun_duel::{
+    final_table, ranking, BotRecord, DuelId, Interface, Settings, Side, Tournament,
+};
 use serde_json::json;
-use std::collections::HashMap;
 
 /// The tournament as far as the stored duels take it: every complete
 /// round is scored and eliminated; a partial round is left out (its
 /// faults still count).
 fn replay(
+    store: &Store,
     spec: &TournamentSpec,
     settings: &Settings,
-    stored: &HashMap<String, StoredDuel>,
 ) -> Result<(Tournament, Vec<FaultCounts>)> {
     let prefix = key_prefix(spec);
     let mut t = Tournament::new(spec.bots.len(), settings.duels_per_pair, spec.seed);
     let mut faults = vec![FaultCounts::default(); spec.bots.len()];
     while let Some(mut round) = t.start_round() {
-        record_stored(&mut round, stored, &prefix, &mut faults)?;
+        record_stored(&mut round, store, &spec.challenge, &prefix, &mut faults)?;
         if !round.is_complete() {
             break;
         }
@@ -56,18 +60,18 @@ pub(super) struct Tally {
     pub dead: Option<String>,
 }
 
-/// The stored duels tallied per bot, in duel order (a bot's death is the
-/// first duel it crashed or timed out in).
+/// The stored duels tallied per bot, read one at a time (a bot's death is
+/// the first duel, in duel order, it crashed or timed out in).
 pub(super) fn tally(
+    store: &Store,
     spec: &TournamentSpec,
     interfaces: &[Interface],
-    stored: &HashMap<String, StoredDuel>,
-) -> Vec<Tally> {
+) -> Result<Vec<Tally>> {
     let mut tallies = vec![Tally::default(); spec.bots.len()];
-    let mut duels: Vec<&StoredDuel> = stored.values().collect();
-    duels.sort_by_key(|d| d.duel);
-    for d in duels {
-        let winner = d.result.outcome.winner();
+    // The earliest duel each bot died in, and how.
+    let mut deaths: Vec<Option<(DuelId, Fault)>> = vec![None; spec.bots.len()];
+    scan_summaries(store, spec, |d: DuelSummary| {
+        let winner = d.outcome.winner();
         for (seat, side) in [(d.duel.a, Side::A), (d.duel.b, Side::B)] {
             let Some(t) = tallies.get_mut(seat) else {
                 continue;
@@ -81,26 +85,35 @@ pub(super) fn tally(
                 Some(_) => t.losses += 1,
             }
             let io = interfaces.get(seat) == Some(&Interface::Io);
-            if io && t.dead.is_none() {
-                let f = &d.result.faults[k];
+            let Some(death) = deaths.get_mut(seat) else {
+                continue;
+            };
+            let earlier = death.is_some_and(|(first, _)| first < d.duel);
+            if io && !earlier {
+                let f = &d.faults[k];
                 let kind = [Fault::Timeout, Fault::Crash, Fault::Sandbox]
                     .into_iter()
                     .find(|k| f.0.get(k).copied().unwrap_or(0) > 0);
                 if let Some(kind) = kind {
-                    let how = match kind {
-                        Fault::Timeout => "its process timed out",
-                        Fault::Crash => "its process ended",
-                        _ => "the sandbox stopped its process",
-                    };
-                    t.dead = Some(format!(
-                        "dead from round {}: {how}; no move after that",
-                        d.duel.round
-                    ));
+                    *death = Some((d.duel, kind));
                 }
             }
         }
+    })?;
+    for (t, death) in tallies.iter_mut().zip(deaths) {
+        if let Some((duel, kind)) = death {
+            let how = match kind {
+                Fault::Timeout => "its process timed out",
+                Fault::Crash => "its process ended",
+                _ => "the sandbox stopped its process",
+            };
+            t.dead = Some(format!(
+                "dead from round {}: {how}; no move after that",
+                duel.round
+            ));
+        }
     }
-    tallies
+    Ok(tallies)
 }
 
 /// The shared leaderboard: `score` is the total, plus `language`,
@@ -163,23 +176,19 @@ pub(super) struct Stored {
     /// Faults of the complete rounds' duels.
     pub faults: Vec<FaultCounts>,
     pub tallies: Vec<Tally>,
-    /// Every stored duel by key.
-    pub duels: HashMap<String, StoredDuel>,
 }
 
 /// The replayed tournament, its records and faults, and the tallies.
 pub(super) fn stored_records(store: &Store, spec: &TournamentSpec) -> Result<Stored> {
     let (settings, interfaces) = resolve(spec).map_err(Error::machine)?;
-    let duels = load(store, spec)?;
-    let (t, faults) = replay(spec, &settings, &duels)?;
+    let (t, faults) = replay(store, spec, &settings)?;
     let (names, languages) = names_and_languages(spec);
     let records = t.records(&names, &languages);
-    let tallies = tally(spec, &interfaces, &duels);
+    let tallies = tally(store, spec, &interfaces)?;
     Ok(Stored {
         records,
         faults,
         tallies,
-        duels,
     })
 }
 
