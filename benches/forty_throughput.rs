@@ -7,7 +7,11 @@
 //! against `benches/forty/simulate.py`: the same bot files played
 //! in-process by a Python controller with as many workers as the referee
 //! uses cores. Three alternating runs of each; the ratio of the median
-//! games per second is the figure (goal: at least 1).
+//! games per second is the figure (goal: at least 1), and the CPU time of
+//! each run, every process included (user + system of the run and all
+//! its descendants, from `getrusage(RUSAGE_CHILDREN)`), per game: the
+//! isolated design's CPU against the in-process one's (issue 19's goal:
+//! at most 1.4 times). On shared machines CPU time is the steadier figure.
 //!
 //! B2, memory: one referee run of many games; resident memory of the
 //! referee, and of the sum of its bot processes, sampled as the committed
@@ -20,6 +24,7 @@
 //! FORTY_BENCH_ROUNDS (default 3; 0 skips B1). `cargo test --benches`
 //! runs one tiny round instead.
 
+use nix::sys::resource::{getrusage, UsageWho};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -136,6 +141,24 @@ fn simulation(py: &str, games: u64, workers: usize) -> Duration {
         String::from_utf8_lossy(&out.stderr)
     );
     took
+}
+
+/// CPU time (user + system) of every child this process has waited for,
+/// and of their descendants that were waited for in turn.
+fn children_cpu() -> Duration {
+    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).expect("getrusage");
+    let d = |t: nix::sys::time::TimeVal| {
+        Duration::from_secs(t.tv_sec() as u64) + Duration::from_micros(t.tv_usec() as u64)
+    };
+    d(usage.user_time()) + d(usage.system_time())
+}
+
+/// Runs `f` (which runs and waits for one child) and returns its result
+/// with the CPU time of that child and its descendants.
+fn with_cpu<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let before = children_cpu();
+    let out = f();
+    (out, children_cpu().saturating_sub(before))
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -282,8 +305,10 @@ fn main() {
     );
     let mut ours = Vec::new();
     let mut theirs = Vec::new();
+    let mut cpu_ratios = Vec::new();
+    let us_per_game = |cpu: Duration| cpu.as_secs_f64() * 1e6 / games as f64;
     for round in 0..rounds {
-        let (took, failures) = referee(dir.path(), &py, games);
+        let ((took, failures), our_cpu) = with_cpu(|| referee(dir.path(), &py, games));
         if let Some(failures) = failures {
             println!(
                 "  round {}: failures of well-behaved bots:\n{failures}",
@@ -291,19 +316,28 @@ fn main() {
             );
         }
         let r = games as f64 / took.as_secs_f64();
-        let s = games as f64 / simulation(&py, games, cores).as_secs_f64();
+        let (their_wall, their_cpu) = with_cpu(|| simulation(&py, games, cores));
+        let s = games as f64 / their_wall.as_secs_f64();
+        let cpu_ratio = our_cpu.as_secs_f64() / their_cpu.as_secs_f64().max(1e-9);
         println!(
-            "  round {}: referee {r:.0} games/s, in-process {s:.0} games/s",
-            round + 1
+            "  round {}: referee {r:.0} games/s, {:.0} us CPU/game; in-process {s:.0} games/s, {:.0} us CPU/game; CPU ratio {cpu_ratio:.3}",
+            round + 1,
+            us_per_game(our_cpu),
+            us_per_game(their_cpu),
         );
         ours.push(r);
         theirs.push(s);
+        cpu_ratios.push(cpu_ratio);
     }
     if rounds > 0 {
         let (r, s) = (median(ours), median(theirs));
         println!(
         "  median: referee {r:.0} games/s, in-process simulation {s:.0} games/s, ratio {:.3}  [goal >= 1]",
             r / s
+        );
+        println!(
+            "  median CPU ratio (referee and its hosts / in-process, all processes): {:.3}  [goal <= 1.4]",
+            median(cpu_ratios)
         );
     }
 

@@ -4,11 +4,14 @@
 //! Neither side can deadlock on a full pipe. [`LineProcess::send`] never
 //! blocks: it writes into stdin at once while the pipe has room (no task
 //! hop on the hot path), and otherwise queues the rest for a pump task that
-//! writes it as the bot reads. A reader task cuts stdout into messages with
-//! the challenge's [`Framing`] and stamps each with the time of the read
-//! that completed it, and a drain copies stderr, capped, into the bot's
-//! log. The reader's queue is bounded: a bot that floods faster than the
-//! referee consumes is simply blocked by its own full pipe.
+//! writes it as the bot reads. stdout is cut into messages with the
+//! challenge's [`Framing`], each stamped with the time of the read that
+//! completed it: by the owner itself, inside [`LineProcess::next_before`]
+//! (gun-duel, checks), or by a reader task that hands each read's messages
+//! to a sink shared by many processes (forty). A drain copies stderr,
+//! capped, into the bot's log. Nothing reads ahead without bound: a bot
+//! that floods faster than the referee consumes is simply blocked by its
+//! own full pipe.
 
 use super::folder_quota;
 use super::log::BotLog;
@@ -147,10 +150,11 @@ impl Batch {
     }
 }
 
-/// Where a reader delivers messages.
-enum Sink {
-    Own(mpsc::Sender<Incoming>),
-    Shared { tag: u64, sink: mpsc::Sender<Batch> },
+/// Where a reader task delivers the messages of a process spawned with a
+/// shared sink.
+struct Sink {
+    tag: u64,
+    sink: mpsc::Sender<Batch>,
 }
 
 impl Sink {
@@ -160,27 +164,129 @@ impl Sink {
         if batch.pieces.is_empty() {
             return true;
         }
-        match self {
-            Sink::Own(tx) => {
-                for m in batch.incoming() {
-                    if tx.send(m).await.is_err() {
-                        return false;
-                    }
-                }
-                true
-            }
-            Sink::Shared { tag, sink } => {
-                batch.tag = *tag;
-                sink.send(batch).await.is_ok()
-            }
+        batch.tag = self.tag;
+        self.sink.send(batch).await.is_ok()
+    }
+}
+
+/// Cuts a stdout stream into messages with a challenge's [`Framing`],
+/// keeping what is not a whole message yet.
+struct Cutter {
+    framing: Framing,
+    buf: Vec<u8>,
+    /// Set while skipping the rest of an overlong message.
+    resync: Option<u8>,
+}
+
+impl Cutter {
+    fn new(framing: Framing) -> Cutter {
+        Cutter {
+            framing,
+            buf: Vec::with_capacity(8192),
+            resync: None,
         }
     }
 
-    /// Reports `Closed` at once (a process spawned without stdout).
-    fn close_now(self) {
-        tokio::spawn(async move {
-            let _ = self.deliver(Batch::closed()).await;
-        });
+    /// The messages that `fresh`, read at `at`, completes.
+    fn cut(&mut self, mut fresh: &[u8], at: Instant) -> Batch {
+        let mut out = Batch {
+            tag: 0,
+            at,
+            bytes: Vec::new(),
+            pieces: Vec::new(),
+        };
+        if let Some(byte) = self.resync {
+            match fresh.iter().position(|&b| b == byte) {
+                Some(i) => {
+                    fresh = &fresh[i + 1..];
+                    self.resync = None;
+                }
+                None => return out,
+            }
+        }
+        let buf = &mut self.buf;
+        buf.extend_from_slice(fresh);
+        let mut used = 0;
+        while used < buf.len() {
+            match (self.framing)(&buf[used..]) {
+                Frame::Incomplete => break,
+                Frame::Message {
+                    start,
+                    end,
+                    consumed,
+                } => {
+                    let message = buf.get(used + start..used + end).unwrap_or_default();
+                    if out.bytes.is_empty() {
+                        // Sized once for everything this read completed.
+                        out.bytes.reserve(buf.len() - used);
+                    }
+                    let at = out.bytes.len();
+                    out.bytes.extend_from_slice(message);
+                    out.pieces.push(Piece::Message {
+                        start: at,
+                        end: out.bytes.len(),
+                    });
+                    used += consumed.max(1);
+                }
+                Frame::Overflow {
+                    consumed,
+                    resync_at,
+                } => {
+                    used += consumed.max(1);
+                    if let Some(byte) = resync_at {
+                        // Whatever is still buffered belongs to the overlong message.
+                        match buf[used.min(buf.len())..].iter().position(|&b| b == byte) {
+                            Some(i) => used += i + 1,
+                            None => {
+                                used = buf.len();
+                                self.resync = Some(byte);
+                            }
+                        }
+                    }
+                    out.pieces.push(Piece::TooLong);
+                }
+            }
+        }
+        buf.drain(..used.min(buf.len()));
+        out
+    }
+}
+
+/// The stdout of a process read by its owner, in
+/// [`LineProcess::next_before`]: no task and no channel between the pipe
+/// and the ask, which is gun-duel's path every turn. What the bot writes
+/// while nobody asks waits in the pipe; a bot that floods it blocks on its
+/// own full pipe.
+struct OwnReader {
+    stdout: pipe::Receiver,
+    cutter: Cutter,
+    /// Messages read but not taken yet.
+    ready: VecDeque<Incoming>,
+    chunk: Box<[u8]>,
+    /// stdout reached its end (or failed).
+    ended: bool,
+}
+
+impl OwnReader {
+    async fn next_before(&mut self, deadline: Instant) -> Option<Incoming> {
+        loop {
+            if let Some(m) = self.ready.pop_front() {
+                return Some(m);
+            }
+            if self.ended {
+                return Some(Incoming::Closed);
+            }
+            let read =
+                tokio::time::timeout_at(deadline.into(), self.stdout.read(&mut self.chunk)).await;
+            match read {
+                Err(_) => return None,
+                Ok(Ok(0) | Err(_)) => self.ended = true,
+                Ok(Ok(n)) => {
+                    let batch = self.cutter.cut(&self.chunk[..n], Instant::now());
+                    self.ready.extend(batch.incoming());
+                }
+            }
+        }
     }
 }
 
@@ -188,8 +294,8 @@ impl Sink {
 const STDERR_CAP: u64 = 1 << 20;
 /// How long shutdown waits for the rest of stderr once the group is dead.
 const STDERR_LAST_WORDS: Duration = Duration::from_millis(200);
-/// Messages buffered before the reader stops reading (backpressure).
-const QUEUE: usize = 4096;
+/// Bytes an owner's read takes from a bot's stdout at once.
+const OWN_READ: usize = 16 * 1024;
 
 /// A running persistent bot process.
 pub struct LineProcess {
@@ -199,7 +305,7 @@ pub struct LineProcess {
     stdin: Option<Arc<pipe::Sender>>,
     to_write: Arc<Backlog>,
     /// `None` for a process whose messages go to a shared sink.
-    from_stdout: Option<mpsc::Receiver<Incoming>>,
+    own: Option<OwnReader>,
     closed: bool,
     reaped: Option<Reaped>,
     /// Processes killed and reaped by the sweep after this one was reaped.
@@ -271,10 +377,7 @@ impl LineProcess {
         framing: Framing,
         log: BotLog,
     ) -> Result<LineProcess, StartFailure> {
-        let (tx, rx) = mpsc::channel(QUEUE);
-        let mut process = Self::start(program, args, framing, log, Sink::Own(tx))?;
-        process.from_stdout = Some(rx);
-        Ok(process)
+        Self::start(program, args, framing, log, None)
     }
 
     /// Starts `program` like [`LineProcess::spawn`], but delivers its
@@ -291,7 +394,7 @@ impl LineProcess {
         tag: u64,
         sink: mpsc::Sender<Batch>,
     ) -> Result<LineProcess, StartFailure> {
-        Self::start(program, args, framing, log, Sink::Shared { tag, sink })
+        Self::start(program, args, framing, log, Some(Sink { tag, sink }))
     }
 
     fn start(
@@ -299,7 +402,7 @@ impl LineProcess {
         args: &[String],
         framing: Framing,
         log: BotLog,
-        sink: Sink,
+        sink: Option<Sink>,
     ) -> Result<LineProcess, StartFailure> {
         let child = start::start(program, &program.command(args, Stdin::Piped))?;
         let pid = child.pid;
@@ -313,7 +416,7 @@ impl LineProcess {
                 .map(Arc::new);
             let stdout = pipe::Receiver::from_owned_fd(child.stdout)?;
             let stderr = pipe::Receiver::from_owned_fd(child.stderr)?;
-            Ok((exited, stdin, Some(stdout), Some(stderr)))
+            Ok((exited, stdin, stdout, Some(stderr)))
         });
         let (exited, stdin, stdout, stderr) = match registered {
             Ok(parts) => parts,
@@ -325,12 +428,19 @@ impl LineProcess {
             }
         };
 
-        match stdout {
-            Some(stdout) => {
-                tokio::spawn(read_messages(stdout, framing, sink));
+        let own = match sink {
+            Some(sink) => {
+                tokio::spawn(read_messages(stdout, Cutter::new(framing), sink));
+                None
             }
-            None => sink.close_now(),
-        }
+            None => Some(OwnReader {
+                stdout,
+                cutter: Cutter::new(framing),
+                ready: VecDeque::new(),
+                chunk: vec![0u8; OWN_READ].into_boxed_slice(),
+                ended: false,
+            }),
+        };
         let stderr_drain = stderr.map(|stderr| {
             let label = format!("{} (pid {pid}) stderr", program.name);
             tokio::spawn(drain_stderr(stderr, log, label))
@@ -351,7 +461,7 @@ impl LineProcess {
             exited,
             stdin,
             to_write: Arc::new(Backlog::default()),
-            from_stdout: None,
+            own,
             closed: false,
             reaped: None,
             swept: Vec::new(),
@@ -438,13 +548,10 @@ impl LineProcess {
         if self.closed {
             return Some(Incoming::Closed);
         }
-        let Some(from_stdout) = self.from_stdout.as_mut() else {
+        let Some(own) = self.own.as_mut() else {
             return Some(Incoming::Closed);
         };
-        let got = tokio::time::timeout_at(deadline.into(), from_stdout.recv())
-            .await
-            .ok()?;
-        let incoming = got.unwrap_or(Incoming::Closed);
+        let incoming = own.next_before(deadline).await?;
         if incoming == Incoming::Closed {
             self.closed = true;
         }
@@ -614,76 +721,14 @@ async fn pump(stdin: Arc<pipe::Sender>, backlog: Arc<Backlog>) {
     }
 }
 
-async fn read_messages(mut stdout: pipe::Receiver, framing: Framing, sink: Sink) {
-    let mut buf: Vec<u8> = Vec::with_capacity(8192);
+async fn read_messages(mut stdout: pipe::Receiver, mut cutter: Cutter, sink: Sink) {
     let mut chunk = vec![0u8; 64 * 1024];
-    // Set while skipping the rest of an overlong message.
-    let mut resync: Option<u8> = None;
     loop {
         let n = match stdout.read(&mut chunk).await {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        let mut out = Batch {
-            tag: 0,
-            at: Instant::now(),
-            bytes: Vec::new(),
-            pieces: Vec::new(),
-        };
-        let mut fresh = &chunk[..n];
-        if let Some(byte) = resync {
-            match fresh.iter().position(|&b| b == byte) {
-                Some(i) => {
-                    fresh = &fresh[i + 1..];
-                    resync = None;
-                }
-                None => continue,
-            }
-        }
-        buf.extend_from_slice(fresh);
-        let mut used = 0;
-        while used < buf.len() {
-            match framing(&buf[used..]) {
-                Frame::Incomplete => break,
-                Frame::Message {
-                    start,
-                    end,
-                    consumed,
-                } => {
-                    let message = buf.get(used + start..used + end).unwrap_or_default();
-                    if out.bytes.is_empty() {
-                        // Sized once for everything this read completed.
-                        out.bytes.reserve(buf.len() - used);
-                    }
-                    let at = out.bytes.len();
-                    out.bytes.extend_from_slice(message);
-                    out.pieces.push(Piece::Message {
-                        start: at,
-                        end: out.bytes.len(),
-                    });
-                    used += consumed.max(1);
-                }
-                Frame::Overflow {
-                    consumed,
-                    resync_at,
-                } => {
-                    used += consumed.max(1);
-                    if let Some(byte) = resync_at {
-                        // Whatever is still buffered belongs to the overlong message.
-                        match buf[used.min(buf.len())..].iter().position(|&b| b == byte) {
-                            Some(i) => used += i + 1,
-                            None => {
-                                used = buf.len();
-                                resync = Some(byte);
-                            }
-                        }
-                    }
-                    out.pieces.push(Piece::TooLong);
-                }
-            }
-        }
-        buf.drain(..used.min(buf.len()));
-        if !sink.deliver(out).await {
+        if !sink.deliver(cutter.cut(&chunk[..n], Instant::now())).await {
             return;
         }
     }
