@@ -28,7 +28,9 @@
 //! again, and any other is compared per turn instead, flagged (this keeps
 //! the bench under 10 minutes). Builds are not timed.
 //! `GUN_DUEL_G3_PASSES` sets `duels-per-pair` for both (default 100, the
-//! original's); `GUN_DUEL_ONLY=G3` runs G3 alone (or `G1`, `G2`).
+//! original's); `GUN_DUEL_ONLY=G3` runs G3 alone (or `G1`, `G2`). First, a
+//! check: on 7 players without randomness both sides must play the very
+//! same tournament (duels, turns, every bot's points).
 //!
 //! Run: `cargo bench --bench gun_duel_overhead`
 //! (G3 alone: `GUN_DUEL_ONLY=G3 cargo bench --bench gun_duel_overhead`)
@@ -464,6 +466,8 @@ struct Run {
     faults: u64,
     winners: Vec<String>,
     first_out: Vec<String>,
+    /// Every bot's total points.
+    totals: std::collections::BTreeMap<String, u64>,
 }
 
 impl Run {
@@ -527,6 +531,13 @@ fn g3_referee(dir: &Path, bots: &[(String, String)], passes: u64, seed: u64) -> 
         faults,
         winners: names(most),
         first_out: names(least),
+        totals: rows
+            .iter()
+            .map(|r| {
+                let name = r["name"].as_str().unwrap_or("?").to_string();
+                (name, r["score"].as_u64().unwrap_or(0))
+            })
+            .collect(),
     }
 }
 
@@ -555,21 +566,73 @@ fn g3_inprocess(program: &Path, log: &Path, passes: u64, seed: u64) -> Run {
         faults: 0,
         winners: list(&v["winners"]),
         first_out: list(&v["left"][0]),
+        totals: v["totals"]
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, n)| (k.clone(), n.as_u64().unwrap_or(0)))
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
+}
+
+/// Builds `field` both ways in `built`: the bots (name, command) for the
+/// referee and the in-process program.
+fn g3_build(field: &[(PathBuf, &str)], built: &Path) -> (Vec<(String, String)>, PathBuf) {
+    let bots = field
+        .iter()
+        .map(|(src, name)| {
+            let bin = build_player(src, name, built);
+            (name.to_string(), bin.to_string_lossy().into_owned())
+        })
+        .collect();
+    (bots, build_inprocess(field, &built.join("inprocess")))
+}
+
+/// Before timing anything: on players without randomness both sides must
+/// play the very same tournament (duels, turns, every bot's points), which
+/// shows the in-process program gives the players the referee's and the
+/// driver's sequence of calls and the same rules.
+fn g3_agreement(dir: &Path) {
+    let r = root();
+    let bench = r.join("benches/gun_duel");
+    let tests = r.join("tests/bots/gun-duel/cpp");
+    let field = vec![
+        (
+            r.join("protocols/gun-duel/examples/SteadyPlayer"),
+            "SteadyPlayer",
+        ),
+        (tests.clone(), "CounterPlayer"),
+        (bench.clone(), "SniperPlayer"),
+        (tests, "HoarderPlayer"),
+        (bench.clone(), "WallPlayer"),
+        (bench.clone(), "ScholarPlayer"),
+        (bench, "EchoPlayer"),
+    ];
+    let built = dir.join("g3-agreement");
+    let (bots, program) = g3_build(&field, &built);
+    let r = g3_referee(dir, &bots, 10, 1);
+    let p = g3_inprocess(&program, &built.join("inprocess.log"), 10, 1);
+    assert_eq!(
+        (r.duels, r.turns, &r.totals),
+        (p.duels, p.turns, &p.totals),
+        "the referee and the in-process tournament disagree on deterministic players"
+    );
+    println!(
+        "  G3 check: {} deterministic players, 10 passes: the same {} duels, {} turns and points on both sides",
+        field.len(),
+        r.duels,
+        r.turns
+    );
 }
 
 /// G3: the referee against the in-process tournament of the same players.
 fn g3(dir: &Path, full: bool) {
+    g3_agreement(dir);
     let field = g3_field();
     let built = dir.join("g3");
-    let bots: Vec<(String, String)> = field
-        .iter()
-        .map(|(src, name)| {
-            let bin = build_player(src, name, &built);
-            (name.to_string(), bin.to_string_lossy().into_owned())
-        })
-        .collect();
-    let program = build_inprocess(&field, &built.join("inprocess"));
+    let (bots, program) = g3_build(&field, &built);
     let env_u64 = |key: &str, default: u64| {
         std::env::var(key)
             .ok()
