@@ -12,8 +12,30 @@
 //! default settings (100 duels per pair, 100 turns), builds excluded:
 //! wall time, duels, turns and wall time per turn.
 //!
+//! G3 (issue 19): the referee against the original contest's design, run
+//! on the same players. 12 C++ players (the project's examples and test
+//! players, plus benches/gun_duel/'s, among them a Monte-Carlo thinker that
+//! dominates the thinking time, as MontePlayer did in the original field)
+//! play a default tournament once through the referee, each player its own
+//! process via the adapter, and once in `benches/gun_duel/inprocess.cpp`,
+//! one process calling the same `<Name>.hpp` objects virtually. Both are
+//! timed from outside, wall time and CPU time (user + sys of the process and
+//! every descendant it waited for, from `getrusage(RUSAGE_CHILDREN)` around
+//! the wait), alternating, `GUN_DUEL_G3_ROUNDS` times (default 3). The goal
+//! is wall <= 1.3x and CPU <= 1.5x with the same number of duels: the
+//! players' randomness is clock-seeded, so a tie that removes two bots at
+//! once can change the count; the first such pair of the bench is run
+//! again, and any other is compared per turn instead, flagged (this keeps
+//! the bench under 10 minutes). Builds are not timed.
+//! `GUN_DUEL_G3_PASSES` sets `duels-per-pair` for both (default 100, the
+//! original's); `GUN_DUEL_ONLY=G3` runs G3 alone (or `G1`, `G2`). First, a
+//! check: on 7 players without randomness both sides must play the very
+//! same tournament (duels, turns, every bot's points).
+//!
 //! Run: `cargo bench --bench gun_duel_overhead`
+//! (G3 alone: `GUN_DUEL_ONLY=G3 cargo bench --bench gun_duel_overhead`)
 
+use nix::sys::resource::{getrusage, UsageWho};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -284,19 +306,34 @@ fn main() {
     let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let players = root().join("benches/gun_duel");
-    let wall = build_player(&players, "WallPlayer", dir.path());
     println!("gun-duel benchmarks ({cores} cores)");
+    let only = std::env::var("GUN_DUEL_ONLY").unwrap_or_default();
+    let selected = |name: &str| only.is_empty() || only.split(',').any(|o| o.trim() == name);
+    if selected("G1") {
+        g1_both(dir.path(), &players, full, rounds);
+    }
+    if selected("G2") {
+        g2(dir.path(), &players, full);
+    }
+    if selected("G3") {
+        g3(dir.path(), full);
+    }
+}
+
+/// G1 for a C++ and a Python bot that always shield.
+fn g1_both(dir: &Path, players: &Path, full: bool, rounds: usize) {
+    let wall = build_player(players, "WallPlayer", dir);
 
     let duels = if full { 300 } else { 20 };
     g1(
-        dir.path(),
+        dir,
         "C++ WallPlayer via the adapter",
         &[wall.to_string_lossy().into_owned()],
         duels,
         rounds,
     );
     g1(
-        dir.path(),
+        dir,
         "Python wall.py",
         &[
             python(),
@@ -305,8 +342,10 @@ fn main() {
         duels / 3,
         rounds,
     );
+}
 
-    // G2: a field of C++ players.
+/// G2: a field of C++ players.
+fn g2(dir: &Path, players: &Path, full: bool) {
     let sources = [
         (
             root().join("protocols/gun-duel/examples/SteadyPlayer"),
@@ -319,20 +358,20 @@ fn main() {
         (root().join("examples/bots/gun-duel/Hunter"), "Hunter"),
         (root().join("tests/bots/gun-duel/cpp"), "HoarderPlayer"),
         (root().join("tests/bots/gun-duel/cpp"), "CounterPlayer"),
-        (players.clone(), "WallPlayer"),
-        (players.clone(), "SniperPlayer"),
-        (players.clone(), "RandomPlayer"),
+        (players.to_path_buf(), "WallPlayer"),
+        (players.to_path_buf(), "SniperPlayer"),
+        (players.to_path_buf(), "RandomPlayer"),
     ];
     let field: Vec<(String, String)> = sources
         .iter()
         .map(|(src, name)| {
-            let bin = build_player(src, name, &dir.path().join("field"));
+            let bin = build_player(src, name, &dir.join("field"));
             (name.to_string(), bin.to_string_lossy().into_owned())
         })
         .collect();
     let headers = if full { "" } else { "duels-per-pair: 5\n" };
     for jobs in [None, Some(2)] {
-        let (t, db) = referee(dir.path(), headers, &field, jobs);
+        let (t, db) = referee(dir, headers, &field, jobs);
         let (count, turns, faults) = duels_and_turns(&db);
         println!(
             "  G2 {} C++ players, {}: {:.2} s, {count} duels, {turns} turns, {faults} faults, {:.1} us/turn",
@@ -342,4 +381,348 @@ fn main() {
             t.as_secs_f64() * 1e6 / turns as f64
         );
     }
+}
+
+/// CPU seconds (user + sys) of every child this process has waited for,
+/// with all the descendants they waited for in turn.
+fn children_cpu() -> f64 {
+    getrusage(UsageWho::RUSAGE_CHILDREN).map_or(0.0, |u| {
+        let t = |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 + tv.tv_usec() as f64 / 1e6;
+        t(u.user_time()) + t(u.system_time())
+    })
+}
+
+/// G3's field, in registration order: (folder of `<Name>.hpp`, name).
+fn g3_field() -> Vec<(PathBuf, &'static str)> {
+    let r = root();
+    let bench = r.join("benches/gun_duel");
+    let tests = r.join("tests/bots/gun-duel/cpp");
+    vec![
+        (
+            r.join("protocols/gun-duel/examples/SteadyPlayer"),
+            "SteadyPlayer",
+        ),
+        (bench.clone(), "PlayoutPlayer"),
+        (r.join("examples/bots/gun-duel/Hunter"), "Hunter"),
+        (tests.clone(), "CounterPlayer"),
+        (bench.clone(), "ScholarPlayer"),
+        (bench.clone(), "RandomPlayer"),
+        (
+            r.join("protocols/gun-duel/examples/DicePlayer"),
+            "DicePlayer",
+        ),
+        (bench.clone(), "EchoPlayer"),
+        (tests, "HoarderPlayer"),
+        (bench.clone(), "SniperPlayer"),
+        (bench.clone(), "CautiousPlayer"),
+        (bench, "WallPlayer"),
+    ]
+}
+
+/// Builds the in-process tournament of `field` in `out`: the players'
+/// headers side by side with a generated `field.hpp` that includes them
+/// and lists a factory per player, in registration order.
+fn build_inprocess(field: &[(PathBuf, &str)], out: &Path) -> PathBuf {
+    std::fs::create_dir_all(out).unwrap();
+    let mut header = String::from("// Generated by benches/gun_duel_overhead.rs (G3).\n");
+    for (src, name) in field {
+        std::fs::copy(
+            src.join(format!("{name}.hpp")),
+            out.join(format!("{name}.hpp")),
+        )
+        .unwrap();
+        header.push_str(&format!("#include \"{name}.hpp\"\n"));
+    }
+    header.push_str("static const FieldEntry FIELD[] = {\n");
+    for (_, name) in field {
+        header.push_str(&format!(
+            "    {{\"{name}\", [](size_t opponent) -> Player* {{ return new {name}(opponent); }}}},\n"
+        ));
+    }
+    header.push_str("};\n");
+    std::fs::write(out.join("field.hpp"), header).unwrap();
+    let ok = Command::new("g++")
+        .args(["-std=c++14", "-O2", "-I"])
+        .arg(root().join("protocols/gun-duel"))
+        .arg("-I")
+        .arg(out)
+        .arg(root().join("benches/gun_duel/inprocess.cpp"))
+        .arg("-o")
+        .arg(out.join("inprocess"))
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "g++ must build the in-process tournament");
+    out.join("inprocess")
+}
+
+/// One timed tournament: wall and CPU seconds, duels, turns, the winner(s)
+/// and the first bot(s) out.
+#[derive(Debug, Clone, Default)]
+struct Run {
+    wall: f64,
+    cpu: f64,
+    duels: u64,
+    turns: u64,
+    faults: u64,
+    winners: Vec<String>,
+    first_out: Vec<String>,
+    /// Every bot's total points.
+    totals: std::collections::BTreeMap<String, u64>,
+}
+
+impl Run {
+    fn us_per_turn(&self, secs: f64) -> f64 {
+        secs * 1e6 / self.turns.max(1) as f64
+    }
+}
+
+/// Waits for `cmd` (spawned here) and returns its output with the wall and
+/// CPU time of it and its descendants.
+fn timed(cmd: &mut Command) -> (std::process::Output, f64, f64) {
+    let cpu0 = children_cpu();
+    let start = Instant::now();
+    let out = cmd.output().unwrap();
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = children_cpu() - cpu0;
+    assert!(out.status.success(), "{cmd:?} failed");
+    (out, wall, cpu)
+}
+
+/// The referee's side of G3: default settings but `duels-per-pair`,
+/// `--preflight off`, default `--jobs`.
+fn g3_referee(dir: &Path, bots: &[(String, String)], passes: u64, seed: u64) -> Run {
+    let t = dir.join(format!("t{}", suffix()));
+    std::fs::create_dir_all(&t).unwrap();
+    let mut ins = format!("challenge: gun-duel\nseed: {seed}\nduels-per-pair: {passes}\n");
+    for (name, cmd) in bots {
+        ins.push_str(&format!("{name} {cmd}\n"));
+    }
+    std::fs::write(t.join("instructions.txt"), ins).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_referee"));
+    cmd.args(["--quiet", "--preflight", "off", "--instructions"])
+        .arg(t.join("instructions.txt"))
+        .stdin(Stdio::null())
+        .stderr(Stdio::inherit());
+    let (_, wall, cpu) = timed(&mut cmd);
+    let db = t.join("results.db");
+    let (duels, turns, faults) = duels_and_turns(&db);
+    // Who won and who left first, from the referee's own standings.
+    let out = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["standings", "--format", "json", "--db"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "referee standings failed");
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let survived = |r: &serde_json::Value| r["rounds_survived"].as_u64().unwrap_or(0);
+    let most = rows.iter().map(survived).max().unwrap_or(0);
+    let least = rows.iter().map(survived).min().unwrap_or(0);
+    let names = |n: u64| {
+        rows.iter()
+            .filter(|r| survived(r) == n)
+            .map(|r| r["name"].as_str().unwrap_or("?").to_string())
+            .collect::<Vec<_>>()
+    };
+    Run {
+        wall,
+        cpu,
+        duels: duels as u64,
+        turns,
+        faults,
+        winners: names(most),
+        first_out: names(least),
+        totals: rows
+            .iter()
+            .map(|r| {
+                let name = r["name"].as_str().unwrap_or("?").to_string();
+                (name, r["score"].as_u64().unwrap_or(0))
+            })
+            .collect(),
+    }
+}
+
+/// The in-process side of G3; the players' own output goes to `log`.
+fn g3_inprocess(program: &Path, log: &Path, passes: u64, seed: u64) -> Run {
+    let mut cmd = Command::new(program);
+    cmd.args(["--passes", &passes.to_string(), "--seed", &seed.to_string()])
+        .stdin(Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap());
+    let (out, wall, cpu) = timed(&mut cmd);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = |v: &serde_json::Value| {
+        v.as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|s| s.as_str().unwrap_or("?").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    Run {
+        wall,
+        cpu,
+        duels: v["duels"].as_u64().unwrap(),
+        turns: v["turns"].as_u64().unwrap(),
+        faults: 0,
+        winners: list(&v["winners"]),
+        first_out: list(&v["left"][0]),
+        totals: v["totals"]
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, n)| (k.clone(), n.as_u64().unwrap_or(0)))
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// Builds `field` both ways in `built`: the bots (name, command) for the
+/// referee and the in-process program.
+fn g3_build(field: &[(PathBuf, &str)], built: &Path) -> (Vec<(String, String)>, PathBuf) {
+    let bots = field
+        .iter()
+        .map(|(src, name)| {
+            let bin = build_player(src, name, built);
+            (name.to_string(), bin.to_string_lossy().into_owned())
+        })
+        .collect();
+    (bots, build_inprocess(field, &built.join("inprocess")))
+}
+
+/// Before timing anything: on players without randomness both sides must
+/// play the very same tournament (duels, turns, every bot's points), which
+/// shows the in-process program gives the players the referee's and the
+/// driver's sequence of calls and the same rules.
+fn g3_agreement(dir: &Path) {
+    let r = root();
+    let bench = r.join("benches/gun_duel");
+    let tests = r.join("tests/bots/gun-duel/cpp");
+    let field = vec![
+        (
+            r.join("protocols/gun-duel/examples/SteadyPlayer"),
+            "SteadyPlayer",
+        ),
+        (tests.clone(), "CounterPlayer"),
+        (bench.clone(), "SniperPlayer"),
+        (tests, "HoarderPlayer"),
+        (bench.clone(), "WallPlayer"),
+        (bench.clone(), "ScholarPlayer"),
+        (bench, "EchoPlayer"),
+    ];
+    let built = dir.join("g3-agreement");
+    let (bots, program) = g3_build(&field, &built);
+    let r = g3_referee(dir, &bots, 10, 1);
+    let p = g3_inprocess(&program, &built.join("inprocess.log"), 10, 1);
+    assert_eq!(
+        (r.duels, r.turns, &r.totals),
+        (p.duels, p.turns, &p.totals),
+        "the referee and the in-process tournament disagree on deterministic players"
+    );
+    println!(
+        "  G3 check: {} deterministic players, 10 passes: the same {} duels, {} turns and points on both sides",
+        field.len(),
+        r.duels,
+        r.turns
+    );
+}
+
+/// G3: the referee against the in-process tournament of the same players.
+fn g3(dir: &Path, full: bool) {
+    g3_agreement(dir);
+    let field = g3_field();
+    let built = dir.join("g3");
+    let (bots, program) = g3_build(&field, &built);
+    let env_u64 = |key: &str, default: u64| {
+        std::env::var(key)
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .filter(|&n| n > 0)
+            .unwrap_or(default)
+    };
+    let rounds = env_u64("GUN_DUEL_G3_ROUNDS", if full { 3 } else { 1 });
+    let passes = env_u64("GUN_DUEL_G3_PASSES", if full { 100 } else { 2 });
+    println!(
+        "  G3 {} C++ players, duels-per-pair {passes}, 100 turns: referee (default --jobs, --preflight off) against benches/gun_duel/inprocess.cpp, {rounds} rounds alternating",
+        field.len()
+    );
+    let (mut wall_ratio, mut cpu_ratio, mut over_wall, mut over_cpu) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut thinking = Vec::new();
+    let (mut seed, mut reruns) = (0, 1);
+    for round in 1..=rounds {
+        let (r, p, equal) = loop {
+            seed += 1;
+            let log = built.join(format!("inprocess-{seed}.log"));
+            // Alternate which side runs first.
+            let (r, p) = if round % 2 == 1 {
+                let r = g3_referee(dir, &bots, passes, seed);
+                (r, g3_inprocess(&program, &log, passes, seed))
+            } else {
+                let p = g3_inprocess(&program, &log, passes, seed);
+                (g3_referee(dir, &bots, passes, seed), p)
+            };
+            let equal = r.duels == p.duels;
+            if equal || reruns == 0 {
+                break (r, p, equal);
+            }
+            reruns -= 1;
+            println!(
+                "     round {round}: {} against {} duels (a tie removed two bots at once); run again",
+                r.duels, p.duels
+            );
+        };
+        // With unequal duel counts the ratios are per turn.
+        let (rw, rc, pw, pc) = if equal {
+            (r.wall, r.cpu, p.wall, p.cpu)
+        } else {
+            (
+                r.us_per_turn(r.wall),
+                r.us_per_turn(r.cpu),
+                p.us_per_turn(p.wall),
+                p.us_per_turn(p.cpu),
+            )
+        };
+        wall_ratio.push(rw / pw);
+        cpu_ratio.push(rc / pc);
+        over_wall.push(r.us_per_turn(r.wall) - p.us_per_turn(p.wall));
+        over_cpu.push(r.us_per_turn(r.cpu) - p.us_per_turn(p.cpu));
+        thinking.push(p.us_per_turn(p.cpu));
+        println!(
+            "     round {round}: referee {:.1} s wall, {:.1} s CPU; in-process {:.1} s wall, {:.1} s CPU; ratio wall {:.2}, CPU {:.2}{}",
+            r.wall,
+            r.cpu,
+            p.wall,
+            p.cpu,
+            rw / pw,
+            rc / pc,
+            if equal { "" } else { " (per turn: duel counts differ)" }
+        );
+        println!(
+            "       over in-process per turn: {:+.1} us wall, {:+.1} us CPU (in-process {:.1} us CPU/turn); duels {} / {}, turns {} / {}, referee faults {}",
+            over_wall[over_wall.len() - 1],
+            over_cpu[over_cpu.len() - 1],
+            p.us_per_turn(p.cpu),
+            r.duels,
+            p.duels,
+            r.turns,
+            p.turns,
+            r.faults
+        );
+        println!(
+            "       winner {} / {}; first out {} / {}",
+            r.winners.join("+"),
+            p.winners.join("+"),
+            r.first_out.join("+"),
+            p.first_out.join("+")
+        );
+    }
+    println!(
+        "  G3 medians of {rounds}: wall {:.2} x, CPU {:.2} x the in-process tournament; over it per turn {:+.1} us wall, {:+.1} us CPU; in-process {:.1} us CPU/turn",
+        median(wall_ratio),
+        median(cpu_ratio),
+        median(over_wall),
+        median(over_cpu),
+        median(thinking)
+    );
 }
