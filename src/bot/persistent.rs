@@ -305,7 +305,7 @@ pub struct LineProcess {
     stdin: Option<Arc<pipe::Sender>>,
     to_write: Arc<Backlog>,
     /// `None` for a process whose messages go to a shared sink.
-    own: Option<OwnReader>,
+    own: Option<Box<OwnReader>>,
     closed: bool,
     reaped: Option<Reaped>,
     /// Processes killed and reaped by the sweep after this one was reaped.
@@ -433,13 +433,13 @@ impl LineProcess {
                 tokio::spawn(read_messages(stdout, Cutter::new(framing), sink));
                 None
             }
-            None => Some(OwnReader {
+            None => Some(Box::new(OwnReader {
                 stdout,
                 cutter: Cutter::new(framing),
                 ready: VecDeque::new(),
                 chunk: vec![0u8; OWN_READ].into_boxed_slice(),
                 ended: false,
-            }),
+            })),
         };
         let stderr_drain = stderr.map(|stderr| {
             let label = format!("{} (pid {pid}) stderr", program.name);
@@ -529,6 +529,10 @@ impl LineProcess {
     /// still blocked at the deadline: the bot stopped reading its stdin and
     /// the pipe is full. Bytes dropped for a dead bot count as written.
     pub async fn flushed_before(&mut self, deadline: Instant) -> bool {
+        // The usual case, every ask: `send` wrote everything at once.
+        if self.to_write.is_done() {
+            return true;
+        }
         let until = tokio::time::Instant::from_std(deadline);
         loop {
             let drained = self.to_write.drained.notified();
