@@ -10,6 +10,7 @@ mod common;
 
 mod background;
 mod forty;
+mod gun_duel;
 mod heist;
 mod meta_ttt;
 
