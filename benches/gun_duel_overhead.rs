@@ -37,11 +37,12 @@
 //! change the duel count; the first round of the bench with unequal counts
 //! is run again, and any other is compared per turn instead, flagged.
 //! Builds are not timed. `GUN_DUEL_G3_PASSES` sets `duels-per-pair` for all
-//! three (default 50, half the original's 100, so that G3 stays near 5
-//! minutes and the whole bench under 10 on 2 cores; at 100 G3 alone takes
-//! about 8); `GUN_DUEL_ONLY=G3` runs G3 alone (or `G1`, `G2`). First, a
-//! check: on 7 players without randomness all three sides must play the
-//! very same tournament (duels, turns, every bot's points).
+//! three (default 50, half the original's 100: G3 then takes about 4
+//! minutes on 2 cores, builds included, and the whole bench 4 min 20 s;
+//! at 100, G3 alone took 6 min 16 s); `GUN_DUEL_ONLY=G3` runs G3 alone
+//! (or `G1`, `G2`). First, a check: on 7 players without randomness all
+//! three sides must play the very same tournament (duels, turns, every
+//! bot's points).
 //!
 //! Run: `cargo bench --bench gun_duel_overhead`
 //! (G3 alone: `GUN_DUEL_ONLY=G3 cargo bench --bench gun_duel_overhead`)
