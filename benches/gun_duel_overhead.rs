@@ -13,24 +13,36 @@
 //! wall time, duels, turns and wall time per turn.
 //!
 //! G3 (issue 19): the referee against the original contest's design, run
-//! on the same players. 12 C++ players (the project's examples and test
-//! players, plus benches/gun_duel/'s, among them a Monte-Carlo thinker that
-//! dominates the thinking time, as MontePlayer did in the original field)
-//! play a default tournament once through the referee, each player its own
-//! process via the adapter, and once in `benches/gun_duel/inprocess.cpp`,
-//! one process calling the same `<Name>.hpp` objects virtually. Both are
-//! timed from outside, wall time and CPU time (user + sys of the process and
-//! every descendant it waited for, from `getrusage(RUSAGE_CHILDREN)` around
-//! the wait), alternating, `GUN_DUEL_G3_ROUNDS` times (default 3). The goal
-//! is wall <= 1.3x and CPU <= 1.5x with the same number of duels: the
-//! players' randomness is clock-seeded, so a tie that removes two bots at
-//! once can change the count; the first such pair of the bench is run
-//! again, and any other is compared per turn instead, flagged (this keeps
-//! the bench under 10 minutes). Builds are not timed.
-//! `GUN_DUEL_G3_PASSES` sets `duels-per-pair` for both (default 100, the
-//! original's); `GUN_DUEL_ONLY=G3` runs G3 alone (or `G1`, `G2`). First, a
-//! check: on 7 players without randomness both sides must play the very
-//! same tournament (duels, turns, every bot's points).
+//! on the same players, with the bare cost of pipes in between. 12 C++
+//! players (the project's examples and test players, plus
+//! benches/gun_duel/'s, among them a Monte-Carlo thinker that dominates the
+//! thinking time, as MontePlayer did in the original field) play a default
+//! tournament three ways: through the referee, each player its own process
+//! via the adapter; over bare pipes, `benches/gun_duel/inprocess.cpp
+//! --pipes` driving the same adapter binaries with the referee's messages
+//! (one write per bot per turn, both asked before either is read) and
+//! nothing else (no timeouts, sandbox, logs or database: the isolated
+//! design at its minimum); and in process, `inprocess.cpp` calling the same
+//! `<Name>.hpp` objects virtually. Each is timed from outside, wall time
+//! and CPU time (user + sys of the process and every descendant it waited
+//! for, from `getrusage(RUSAGE_CHILDREN)` around the wait), in rounds whose
+//! order rotates (referee, pipes, in-process; then pipes first; ...),
+//! `GUN_DUEL_G3_ROUNDS` times (default 3). Printed per round and as
+//! medians: referee / in-process (the goal: wall <= 1.3x and CPU <= 1.5x
+//! with the same number of duels), pipes / in-process (the floor of any
+//! design that isolates each player in a process, on this machine),
+//! referee / pipes (the referee's own share), and the us per turn of the
+//! referee and of bare pipes over in-process, wall and CPU. The players'
+//! randomness is clock-seeded, so a tie that removes two bots at once can
+//! change the duel count; the first round of the bench with unequal counts
+//! is run again, and any other is compared per turn instead, flagged.
+//! Builds are not timed. `GUN_DUEL_G3_PASSES` sets `duels-per-pair` for all
+//! three (default 50, half the original's 100: G3 then takes about 4
+//! minutes on 2 cores, builds included, and the whole bench 4 min 20 s;
+//! at 100, G3 alone took 6 min 16 s); `GUN_DUEL_ONLY=G3` runs G3 alone
+//! (or `G1`, `G2`). First, a check: on 7 players without randomness all
+//! three sides must play the very same tournament (duels, turns, every
+//! bot's points).
 //!
 //! Run: `cargo bench --bench gun_duel_overhead`
 //! (G3 alone: `GUN_DUEL_ONLY=G3 cargo bench --bench gun_duel_overhead`)
@@ -541,12 +553,23 @@ fn g3_referee(dir: &Path, bots: &[(String, String)], passes: u64, seed: u64) -> 
     }
 }
 
-/// The in-process side of G3; the players' own output goes to `log`.
-fn g3_inprocess(program: &Path, log: &Path, passes: u64, seed: u64) -> Run {
+/// The in-process side of G3 (`pipes` empty), or its bare-pipes side: the
+/// same program driving the players' adapter binaries `pipes` (name,
+/// binary, in field order) over pipes. The players' own output goes to `log`.
+fn g3_inprocess(
+    program: &Path,
+    pipes: &[(String, String)],
+    log: &Path,
+    passes: u64,
+    seed: u64,
+) -> Run {
     let mut cmd = Command::new(program);
     cmd.args(["--passes", &passes.to_string(), "--seed", &seed.to_string()])
         .stdin(Stdio::null())
         .stderr(std::fs::File::create(log).unwrap());
+    if !pipes.is_empty() {
+        cmd.arg("--pipes").args(pipes.iter().map(|(_, bin)| bin));
+    }
     let (out, wall, cpu) = timed(&mut cmd);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let list = |v: &serde_json::Value| {
@@ -563,7 +586,8 @@ fn g3_inprocess(program: &Path, log: &Path, passes: u64, seed: u64) -> Run {
         cpu,
         duels: v["duels"].as_u64().unwrap(),
         turns: v["turns"].as_u64().unwrap(),
-        faults: 0,
+        // Bots that closed a pipe (bare pipes only): none should.
+        faults: v["dead"].as_u64().unwrap_or(0),
         winners: list(&v["winners"]),
         first_out: list(&v["left"][0]),
         totals: v["totals"]
@@ -590,10 +614,11 @@ fn g3_build(field: &[(PathBuf, &str)], built: &Path) -> (Vec<(String, String)>, 
     (bots, build_inprocess(field, &built.join("inprocess")))
 }
 
-/// Before timing anything: on players without randomness both sides must
-/// play the very same tournament (duels, turns, every bot's points), which
-/// shows the in-process program gives the players the referee's and the
-/// driver's sequence of calls and the same rules.
+/// Before timing anything: on players without randomness all three sides
+/// must play the very same tournament (duels, turns, every bot's points),
+/// which shows the in-process program gives the players the referee's and
+/// the driver's sequence of calls and the same rules, and that its pipes
+/// mode sends the referee's messages.
 fn g3_agreement(dir: &Path) {
     let r = root();
     let bench = r.join("benches/gun_duel");
@@ -613,21 +638,44 @@ fn g3_agreement(dir: &Path) {
     let built = dir.join("g3-agreement");
     let (bots, program) = g3_build(&field, &built);
     let r = g3_referee(dir, &bots, 10, 1);
-    let p = g3_inprocess(&program, &built.join("inprocess.log"), 10, 1);
+    let p = g3_inprocess(&program, &bots, &built.join("pipes.log"), 10, 1);
+    let i = g3_inprocess(&program, &[], &built.join("inprocess.log"), 10, 1);
     assert_eq!(
         (r.duels, r.turns, &r.totals),
-        (p.duels, p.turns, &p.totals),
+        (i.duels, i.turns, &i.totals),
         "the referee and the in-process tournament disagree on deterministic players"
     );
+    assert_eq!(
+        (p.duels, p.turns, &p.totals, p.faults),
+        (i.duels, i.turns, &i.totals, 0),
+        "the bare-pipes and the in-process tournament disagree on deterministic players"
+    );
     println!(
-        "  G3 check: {} deterministic players, 10 passes: the same {} duels, {} turns and points on both sides",
+        "  G3 check: {} deterministic players, 10 passes: the same {} duels, {} turns and points on all three sides",
         field.len(),
         r.duels,
         r.turns
     );
 }
 
-/// G3: the referee against the in-process tournament of the same players.
+/// G3's three sides, in the order of the first round; each later round
+/// starts one further.
+const SIDES: [&str; 3] = ["referee", "pipes", "in-process"];
+
+/// The medians of G3's rounds.
+#[derive(Default)]
+struct G3Figures {
+    /// Wall and CPU ratios: referee / in-process, pipes / in-process,
+    /// referee / pipes.
+    ratios: [[Vec<f64>; 2]; 3],
+    /// us per turn over in-process, wall and CPU: referee, pipes.
+    over: [[Vec<f64>; 2]; 2],
+    /// In-process CPU per turn (the players' thinking).
+    thinking: Vec<f64>,
+}
+
+/// G3: the referee, bare pipes and the in-process tournament of the same
+/// players.
 fn g3(dir: &Path, full: bool) {
     g3_agreement(dir);
     let field = g3_field();
@@ -641,88 +689,142 @@ fn g3(dir: &Path, full: bool) {
             .unwrap_or(default)
     };
     let rounds = env_u64("GUN_DUEL_G3_ROUNDS", if full { 3 } else { 1 });
-    let passes = env_u64("GUN_DUEL_G3_PASSES", if full { 100 } else { 2 });
+    let passes = env_u64("GUN_DUEL_G3_PASSES", if full { 50 } else { 2 });
     println!(
-        "  G3 {} C++ players, duels-per-pair {passes}, 100 turns: referee (default --jobs, --preflight off) against benches/gun_duel/inprocess.cpp, {rounds} rounds alternating",
+        "  G3 {} C++ players, duels-per-pair {passes}, 100 turns: referee (default --jobs, --preflight off), bare pipes (inprocess.cpp --pipes, the adapter binaries) and in-process (inprocess.cpp), {rounds} rounds, the order rotating",
         field.len()
     );
-    let (mut wall_ratio, mut cpu_ratio, mut over_wall, mut over_cpu) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut thinking = Vec::new();
+    let mut f = G3Figures::default();
     let (mut seed, mut reruns) = (0, 1);
-    for round in 1..=rounds {
-        let (r, p, equal) = loop {
+    for round in 1..=rounds as usize {
+        let order: Vec<usize> = (0..3).map(|k| (round - 1 + k) % 3).collect();
+        let (runs, equal) = loop {
             seed += 1;
-            let log = built.join(format!("inprocess-{seed}.log"));
-            // Alternate which side runs first.
-            let (r, p) = if round % 2 == 1 {
-                let r = g3_referee(dir, &bots, passes, seed);
-                (r, g3_inprocess(&program, &log, passes, seed))
-            } else {
-                let p = g3_inprocess(&program, &log, passes, seed);
-                (g3_referee(dir, &bots, passes, seed), p)
-            };
-            let equal = r.duels == p.duels;
+            let mut runs: [Run; 3] = Default::default();
+            for &side in &order {
+                runs[side] = match side {
+                    0 => g3_referee(dir, &bots, passes, seed),
+                    1 => g3_inprocess(
+                        &program,
+                        &bots,
+                        &built.join(format!("pipes-{seed}.log")),
+                        passes,
+                        seed,
+                    ),
+                    _ => g3_inprocess(
+                        &program,
+                        &[],
+                        &built.join(format!("inprocess-{seed}.log")),
+                        passes,
+                        seed,
+                    ),
+                };
+            }
+            let equal = runs.iter().all(|r| r.duels == runs[0].duels);
             if equal || reruns == 0 {
-                break (r, p, equal);
+                break (runs, equal);
             }
             reruns -= 1;
             println!(
-                "     round {round}: {} against {} duels (a tie removed two bots at once); run again",
-                r.duels, p.duels
+                "     round {round}: {} / {} / {} duels (a tie removed two bots at once); run again",
+                runs[0].duels, runs[1].duels, runs[2].duels
             );
         };
-        // With unequal duel counts the ratios are per turn.
-        let (rw, rc, pw, pc) = if equal {
-            (r.wall, r.cpu, p.wall, p.cpu)
-        } else {
-            (
-                r.us_per_turn(r.wall),
-                r.us_per_turn(r.cpu),
-                p.us_per_turn(p.wall),
-                p.us_per_turn(p.cpu),
-            )
-        };
-        wall_ratio.push(rw / pw);
-        cpu_ratio.push(rc / pc);
-        over_wall.push(r.us_per_turn(r.wall) - p.us_per_turn(p.wall));
-        over_cpu.push(r.us_per_turn(r.cpu) - p.us_per_turn(p.cpu));
-        thinking.push(p.us_per_turn(p.cpu));
-        println!(
-            "     round {round}: referee {:.1} s wall, {:.1} s CPU; in-process {:.1} s wall, {:.1} s CPU; ratio wall {:.2}, CPU {:.2}{}",
-            r.wall,
-            r.cpu,
-            p.wall,
-            p.cpu,
-            rw / pw,
-            rc / pc,
-            if equal { "" } else { " (per turn: duel counts differ)" }
-        );
-        println!(
-            "       over in-process per turn: {:+.1} us wall, {:+.1} us CPU (in-process {:.1} us CPU/turn); duels {} / {}, turns {} / {}, referee faults {}",
-            over_wall[over_wall.len() - 1],
-            over_cpu[over_cpu.len() - 1],
-            p.us_per_turn(p.cpu),
-            r.duels,
-            p.duels,
-            r.turns,
-            p.turns,
-            r.faults
-        );
-        println!(
-            "       winner {} / {}; first out {} / {}",
-            r.winners.join("+"),
-            p.winners.join("+"),
-            r.first_out.join("+"),
-            p.first_out.join("+")
-        );
+        g3_round(round, &order, &runs, equal, &mut f);
     }
+    let m = |v: &[f64]| median(v.to_vec());
+    let [ri, pi, rp] = &f.ratios;
     println!(
-        "  G3 medians of {rounds}: wall {:.2} x, CPU {:.2} x the in-process tournament; over it per turn {:+.1} us wall, {:+.1} us CPU; in-process {:.1} us CPU/turn",
-        median(wall_ratio),
-        median(cpu_ratio),
-        median(over_wall),
-        median(over_cpu),
-        median(thinking)
+        "  G3 medians of {rounds}: referee / in-process: wall {:.2} x, CPU {:.2} x (the goal's figure); pipes / in-process: wall {:.2} x, CPU {:.2} x (the floor of an isolated design); referee / pipes: wall {:.2} x, CPU {:.2} x (the referee's own share)",
+        m(&ri[0]),
+        m(&ri[1]),
+        m(&pi[0]),
+        m(&pi[1]),
+        m(&rp[0]),
+        m(&rp[1])
+    );
+    let [r, p] = &f.over;
+    println!(
+        "     over in-process per turn: referee {:+.1} us wall, {:+.1} us CPU; pipes {:+.1} us wall, {:+.1} us CPU; in-process {:.1} us CPU/turn",
+        m(&r[0]),
+        m(&r[1]),
+        m(&p[0]),
+        m(&p[1]),
+        m(&f.thinking)
+    );
+}
+
+/// Prints one G3 round (`runs` in `SIDES` order, run in `order`) and adds
+/// its figures to `f`. With unequal duel counts the ratios are per turn.
+fn g3_round(round: usize, order: &[usize], runs: &[Run; 3], equal: bool, f: &mut G3Figures) {
+    let [r, p, i] = runs;
+    // Wall and CPU of a side, as compared.
+    let figures = |x: &Run| {
+        if equal {
+            [x.wall, x.cpu]
+        } else {
+            [x.us_per_turn(x.wall), x.us_per_turn(x.cpu)]
+        }
+    };
+    let (fr, fp, fi) = (figures(r), figures(p), figures(i));
+    for (k, (a, b)) in [(fr, fi), (fp, fi), (fr, fp)].into_iter().enumerate() {
+        for (w, v) in f.ratios[k].iter_mut().enumerate() {
+            v.push(a[w] / b[w]);
+        }
+    }
+    for (k, x) in [r, p].into_iter().enumerate() {
+        f.over[k][0].push(x.us_per_turn(x.wall) - i.us_per_turn(i.wall));
+        f.over[k][1].push(x.us_per_turn(x.cpu) - i.us_per_turn(i.cpu));
+    }
+    f.thinking.push(i.us_per_turn(i.cpu));
+    let last = |v: &Vec<f64>| v[v.len() - 1];
+    println!(
+        "     round {round} ({}): referee {:.1} s wall, {:.1} s CPU; pipes {:.1} s, {:.1} s; in-process {:.1} s, {:.1} s",
+        order
+            .iter()
+            .map(|&s| SIDES[s])
+            .collect::<Vec<_>>()
+            .join(", "),
+        r.wall,
+        r.cpu,
+        p.wall,
+        p.cpu,
+        i.wall,
+        i.cpu
+    );
+    println!(
+        "       wall / CPU ratios: referee / in-process {:.2} / {:.2}, pipes / in-process {:.2} / {:.2}, referee / pipes {:.2} / {:.2}{}",
+        last(&f.ratios[0][0]),
+        last(&f.ratios[0][1]),
+        last(&f.ratios[1][0]),
+        last(&f.ratios[1][1]),
+        last(&f.ratios[2][0]),
+        last(&f.ratios[2][1]),
+        if equal { "" } else { " (per turn: duel counts differ)" }
+    );
+    println!(
+        "       over in-process per turn (wall / CPU): referee {:+.1} / {:+.1} us, pipes {:+.1} / {:+.1} us (in-process {:.1} us CPU/turn); duels {} / {} / {}, turns {} / {} / {}, referee faults {}, pipes dead {}",
+        last(&f.over[0][0]),
+        last(&f.over[0][1]),
+        last(&f.over[1][0]),
+        last(&f.over[1][1]),
+        i.us_per_turn(i.cpu),
+        r.duels,
+        p.duels,
+        i.duels,
+        r.turns,
+        p.turns,
+        i.turns,
+        r.faults,
+        p.faults
+    );
+    println!(
+        "       winner {} / {} / {}; first out {} / {} / {}",
+        r.winners.join("+"),
+        p.winners.join("+"),
+        i.winners.join("+"),
+        r.first_out.join("+"),
+        p.first_out.join("+"),
+        i.first_out.join("+")
     );
 }
