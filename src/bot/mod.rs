@@ -8,6 +8,7 @@ pub mod call_times;
 pub mod cpu_lanes;
 pub mod cpu_wait;
 pub mod folder_quota;
+pub mod framing;
 pub mod log;
 pub mod one_shot;
 pub mod persistent;
