@@ -95,14 +95,10 @@ fn build_player(src: &Path, name: &str, out_dir: &Path) -> PathBuf {
     folder.join(name)
 }
 
-/// Runs a tournament of `bots` (name, command) with `headers`; returns its
-/// wall time and the database.
-fn referee(
-    dir: &Path,
-    headers: &str,
-    bots: &[(String, String)],
-    jobs: Option<usize>,
-) -> (Duration, PathBuf) {
+/// A fresh tournament folder in `dir` for `bots` (name, command) with
+/// `headers`, and the referee command that plays it (games only: no
+/// preflight calls before them).
+fn tournament(dir: &Path, headers: &str, bots: &[(String, String)]) -> (PathBuf, Command) {
     let t = dir.join(format!("t{}", suffix()));
     std::fs::create_dir_all(&t).unwrap();
     let mut ins = format!("challenge: gun-duel\n{headers}");
@@ -111,10 +107,21 @@ fn referee(
     }
     std::fs::write(t.join("instructions.txt"), ins).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_referee"));
-    // Games only: no preflight calls before them.
     cmd.args(["--quiet", "--preflight", "off", "--instructions"])
-        .arg(t.join("instructions.txt"))
-        .stdout(Stdio::null());
+        .arg(t.join("instructions.txt"));
+    (t, cmd)
+}
+
+/// Runs a tournament of `bots` (name, command) with `headers`; returns its
+/// wall time and the database.
+fn referee(
+    dir: &Path,
+    headers: &str,
+    bots: &[(String, String)],
+    jobs: Option<usize>,
+) -> (Duration, PathBuf) {
+    let (t, mut cmd) = tournament(dir, headers, bots);
+    cmd.stdout(Stdio::null());
     if let Some(j) = jobs {
         cmd.args(["--jobs", &j.to_string()]);
     }
@@ -503,18 +510,9 @@ fn timed(cmd: &mut Command) -> (std::process::Output, f64, f64) {
 /// The referee's side of G3: default settings but `duels-per-pair`,
 /// `--preflight off`, default `--jobs`.
 fn g3_referee(dir: &Path, bots: &[(String, String)], passes: u64, seed: u64) -> Run {
-    let t = dir.join(format!("t{}", suffix()));
-    std::fs::create_dir_all(&t).unwrap();
-    let mut ins = format!("challenge: gun-duel\nseed: {seed}\nduels-per-pair: {passes}\n");
-    for (name, cmd) in bots {
-        ins.push_str(&format!("{name} {cmd}\n"));
-    }
-    std::fs::write(t.join("instructions.txt"), ins).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_referee"));
-    cmd.args(["--quiet", "--preflight", "off", "--instructions"])
-        .arg(t.join("instructions.txt"))
-        .stdin(Stdio::null())
-        .stderr(Stdio::inherit());
+    let headers = format!("seed: {seed}\nduels-per-pair: {passes}\n");
+    let (t, mut cmd) = tournament(dir, &headers, bots);
+    cmd.stdin(Stdio::null()).stderr(Stdio::inherit());
     let (_, wall, cpu) = timed(&mut cmd);
     let db = t.join("results.db");
     let (duels, turns, faults) = duels_and_turns(&db);
