@@ -345,6 +345,7 @@ async fn run_pass(
         denied: vec![spec.dir.clone(), db.clone()],
     };
     let mut store = Store::open(&db)?;
+    crate::preflight::recover(&spec, &progress)?;
 
     // Builds, bot folders, logs and the sandbox exist for bot processes;
     // a challenge that interprets its bots' programs itself skips them.
@@ -358,9 +359,15 @@ async fn run_pass(
     };
     // Every bot started once before the first game; the field, and so the
     // seed and the tournament's identity, is known after it.
+    // The preflight calls each bot as the tournament would, so the seed
+    // is chosen first, as if every bot can start (and chosen again for the
+    // field that is left, if one cannot).
+    let drawn = prepare::choose_seed(info, resolved.seed_given, &spec, &store)?;
+    spec.seed = drawn.seed;
     let before = crate::preflight::Before {
         challenge,
         resolved: &resolved,
+        sandbox: &sandbox,
         mode: args.preflight,
         jobs,
         progress: &progress,
@@ -377,7 +384,12 @@ async fn run_pass(
     {
         return Ok(Status::Interrupted);
     }
-    prepare::choose_seed(info, resolved.seed_given, &mut spec, &store, &db, &progress)?;
+    let drawn = match spec.bots.len() == resolved.spec.bots.len() {
+        true => drawn,
+        false => prepare::choose_seed(info, resolved.seed_given, &spec, &store)?.or(drawn),
+    };
+    spec.seed = drawn.seed;
+    drawn.say(&db, &progress);
     // What the challenge reads of its bots itself is part of the
     // tournament's identity, so it happens before the tournament is recorded.
     let loaded = challenge.load(&mut spec)?;
@@ -577,6 +589,7 @@ async fn check_tournament(
         support: &support,
         denied: vec![spec.dir.clone(), db.clone()],
     };
+    crate::preflight::recover(&spec, &progress)?;
     if !prepare::builds(&mut spec, &resolved, &sandbox, jobs, &progress, cancel).await? {
         return Ok(Status::Interrupted);
     }
@@ -586,13 +599,18 @@ async fn check_tournament(
         challenge.load(&mut spec)?;
         (Vec::new(), Vec::new())
     };
-    let all: Vec<usize> = (0..spec.bots.len()).collect();
-    let Some(called) =
-        crate::preflight::call(challenge, &spec, &programs, &logs, &all, jobs, cancel).await?
+    // The seed a run would choose (an earlier run's in the database, if
+    // there is one), so that each call is one the tournament could make.
+    if db.exists() {
+        let store = Store::open(&db)?;
+        spec.seed = prepare::choose_seed(info, resolved.seed_given, &spec, &store)?.seed;
+    }
+    let own = programs.into_iter().enumerate().collect();
+    let Some(called) = crate::preflight::call(challenge, &spec, own, &logs, jobs, cancel).await?
     else {
         return Ok(Status::Interrupted);
     };
-    let (text, every_bot) = crate::preflight::report(&resolved, &spec, &programs, &called);
+    let (text, every_bot) = crate::preflight::report(&resolved, &spec, &called);
     print_stdout(&text)?;
     Ok(if every_bot {
         Status::Done

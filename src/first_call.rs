@@ -30,6 +30,9 @@ pub enum Verdict {
     /// It cannot start (why, in one line, with the line of its stderr that
     /// says so): it would fail every call.
     NotStarted(String),
+    /// It was not called, and why (its folder could not be kept as it is,
+    /// so the call could not leave it untouched): it plays.
+    NotCalled(String),
 }
 
 /// The verdict on a one-shot call: its reply, what the challenge's codec
@@ -309,21 +312,29 @@ pub enum Exchange {
     /// Judged already: it could not even start, or it ended before
     /// replying ([`judge_closed`], from its exit and its stderr).
     Judged(Verdict),
-    /// Its one reply, or how it gave none in time.
-    Replied(game_core::LineReply),
+    /// Its replies, one per ask, up to the first that was no message (how
+    /// it gave none in time), which is the last.
+    Replied(Vec<game_core::LineReply>),
+}
+
+/// One message of a first exchange: what is written, and how long the
+/// reply may take (`None`: no reply expected, as for forty's `end`).
+pub struct Ask {
+    pub lines: Vec<u8>,
+    pub wait: Option<std::time::Duration>,
 }
 
 /// Starts `call`'s program as a line process (forty's host, a gun-duel
-/// `io` bot), sends it `ask` and waits for one reply within `wait`, then
-/// closes its input and gives it `grace` to end. What the process did is
-/// logged under `label`. `Err` only when the referee could not start it.
+/// `io` bot), sends it each of `asks` in turn, waiting for its reply
+/// within the ask's time, then closes its input and gives it `grace` to
+/// end. What the process did is logged under `label`. `Err` only when the
+/// referee could not start it.
 pub async fn exchange(
     call: &crate::challenge::FirstCall<'_>,
     program: &BotProgram,
     framing: crate::bot::Framing,
     label: &str,
-    ask: Vec<u8>,
-    wait: std::time::Duration,
+    asks: Vec<Ask>,
     grace: std::time::Duration,
 ) -> crate::error::Result<Exchange> {
     use crate::bot::{Incoming, LineProcess, StartFailure};
@@ -336,32 +347,43 @@ pub async fn exchange(
         }
         Err(StartFailure::Machine(e)) => return Err(e),
     };
-    process.send(ask);
-    let deadline = std::time::Instant::now() + wait;
-    let got = tokio::select! {
-        biased;
-        () = call.cancel.cancelled() => None,
-        got = process.next_before(deadline) => Some(got),
-    };
     let pid = process.pid();
-    let Some(got) = got else {
-        process.kill().await;
-        return Ok(Exchange::Cancelled);
-    };
-    let reply = match got {
-        None => LineReply::TimedOut,
-        Some(Incoming::Message(m, _)) => LineReply::Message(m),
-        Some(Incoming::TooLong(_)) => LineReply::TooLong,
-        Some(Incoming::Closed) => LineReply::Closed,
-    };
-    let reaped = process.shutdown(grace).await;
-    Ok(match reply {
-        LineReply::Closed => {
-            let stderr = logged_stderr(call.log, &program.name, pid);
-            Exchange::Judged(judge_closed(reaped, &stderr))
+    let mut replies = Vec::new();
+    for ask in asks {
+        process.send(ask.lines);
+        let Some(wait) = ask.wait else {
+            continue;
+        };
+        let deadline = std::time::Instant::now() + wait;
+        let got = tokio::select! {
+            biased;
+            () = call.cancel.cancelled() => None,
+            got = process.next_before(deadline) => Some(got),
+        };
+        let Some(got) = got else {
+            process.kill().await;
+            return Ok(Exchange::Cancelled);
+        };
+        let reply = match got {
+            None => LineReply::TimedOut,
+            Some(Incoming::Message(m, _)) => LineReply::Message(m),
+            Some(Incoming::TooLong(_)) => LineReply::TooLong,
+            Some(Incoming::Closed) => LineReply::Closed,
+        };
+        let last = !matches!(reply, LineReply::Message(_));
+        replies.push(reply);
+        if last {
+            break;
         }
-        reply => Exchange::Replied(reply),
-    })
+    }
+    let reaped = process.shutdown(grace).await;
+    // Closed before its first reply: it never started. Closed later, it
+    // started and then failed, which the challenge judges as a fault.
+    if matches!(replies.as_slice(), [LineReply::Closed]) {
+        let stderr = logged_stderr(call.log, &program.name, pid);
+        return Ok(Exchange::Judged(judge_closed(reaped, &stderr)));
+    }
+    Ok(Exchange::Replied(replies))
 }
 
 #[cfg(test)]

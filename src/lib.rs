@@ -18,6 +18,7 @@ pub mod error;
 pub mod excerpt;
 pub mod first_call;
 pub mod instructions;
+pub mod kept_folder;
 pub mod lock;
 pub mod merge;
 pub mod new_bot;

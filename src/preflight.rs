@@ -28,6 +28,7 @@ use crate::challenge::{Challenge, FirstCall};
 use crate::config::Resolved;
 use crate::error::{Error, Result};
 use crate::first_call::{own_files_hint, path_hint, Verdict};
+use crate::kept_folder::{self, Kept};
 use crate::progress::Progress;
 use crate::results::Store;
 use crate::tournament::{Absent, TournamentSpec};
@@ -59,50 +60,41 @@ pub struct Called {
     pub wall: Duration,
 }
 
-/// Calls each bot of `which` (indices into `spec.bots`, `programs` and
-/// `logs`) once through `challenge`, `jobs` at a time. In index order;
-/// `None` when cancelled. A challenge that makes no call (bf-joust)
-/// gives an empty list.
+/// Calls each bot of `programs` (its index in `spec.bots` and a program
+/// of its own, whose confinement ends with the call) once through
+/// `challenge`, `jobs` at a time, each with its folder kept as it was and
+/// put back after the call ([`crate::kept_folder`]): the call leaves no
+/// trace in it, and nothing its processes did survives it. In index
+/// order; `None` when cancelled. A challenge that makes no call
+/// (bf-joust) gives an empty list.
 pub async fn call(
     challenge: &'static dyn Challenge,
     spec: &TournamentSpec,
-    programs: &[BotProgram],
+    programs: Vec<(usize, BotProgram)>,
     logs: &[BotLog],
-    which: &[usize],
     jobs: usize,
     cancel: &CancellationToken,
 ) -> Result<Option<Vec<Called>>> {
     let spec = Arc::new(spec.clone());
     let gate = Arc::new(Semaphore::new(jobs.max(1)));
     let mut set = JoinSet::new();
-    for &bot in which {
-        let (Some(program), Some(log)) = (programs.get(bot), logs.get(bot)) else {
+    for (bot, program) in programs {
+        let Some(log) = logs.get(bot) else {
             continue;
         };
         let (spec, gate, cancel) = (Arc::clone(&spec), Arc::clone(&gate), cancel.clone());
-        let (program, log) = (program.clone(), log.clone());
+        let log = log.clone();
         set.spawn(async move {
             // The gate is never closed, so a permit always comes.
             let _slot = gate.acquire_owned().await;
-            let started = Instant::now();
-            let verdict = challenge
-                .first_call(FirstCall {
-                    spec: &spec,
-                    bot,
-                    program: &program,
-                    log: &log,
-                    cancel: &cancel,
-                })
-                .await;
-            (bot, verdict, started.elapsed())
+            call_one(challenge, &spec, bot, program, &log, &cancel).await
         });
     }
     let mut called = Vec::new();
     while let Some(joined) = set.join_next().await {
-        let (bot, verdict, wall) =
-            joined.map_err(|e| Error::machine(format!("a preflight call failed: {e}")))?;
-        if let Some(verdict) = verdict? {
-            called.push(Called { bot, verdict, wall });
+        let one = joined.map_err(|e| Error::machine(format!("a preflight call failed: {e}")))?;
+        if let Some(c) = one? {
+            called.push(c);
         }
     }
     if cancel.is_cancelled() {
@@ -112,10 +104,95 @@ pub async fn call(
     Ok(Some(called))
 }
 
+/// One bot's preflight call between keeping its folder and putting it
+/// back. The program is dropped before the folder is put back: its
+/// confinement's end takes every process of the call with it.
+async fn call_one(
+    challenge: &'static dyn Challenge,
+    spec: &TournamentSpec,
+    bot: usize,
+    program: BotProgram,
+    log: &BotLog,
+    cancel: &CancellationToken,
+) -> Result<Option<Called>> {
+    let store = kept_folder::store_of(&spec.dir);
+    let folder = program.folder.clone();
+    let taken = {
+        let (folder, store) = (folder.clone(), store.clone());
+        tokio::task::spawn_blocking(move || Kept::take(&folder, &store)).await
+    };
+    let kept = match taken {
+        Ok(Ok(kept)) => kept,
+        Ok(Err(e)) => {
+            return Ok(Some(Called {
+                bot,
+                verdict: Verdict::NotCalled(format!(
+                    "its folder could not be kept as it is ({e}), so the preflight did not call it"
+                )),
+                wall: Duration::ZERO,
+            }))
+        }
+        Err(e) => return Err(Error::machine(format!("a preflight copy failed: {e}"))),
+    };
+    let started = Instant::now();
+    let verdict = challenge
+        .first_call(FirstCall {
+            spec,
+            bot,
+            program: &program,
+            log,
+            cancel,
+        })
+        .await;
+    let wall = started.elapsed();
+    let verdict = verdict.map(|v| {
+        v.map(|v| match v {
+            Verdict::NotStarted(why) => Verdict::NotStarted(with_hint(&why, &program)),
+            v => v,
+        })
+    });
+    drop(program);
+    let put = tokio::task::spawn_blocking(move || kept.put_back()).await;
+    match put {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            return Err(Error::machine(format!(
+                "{}: cannot put the folder back as it was before its preflight call: {e}; \
+                 its copy stays in {}, and the next run puts it back",
+                folder.display(),
+                store.display()
+            )))
+        }
+        Err(e) => return Err(Error::machine(format!("a preflight copy failed: {e}"))),
+    }
+    Ok(verdict?.map(|verdict| Called { bot, verdict, wall }))
+}
+
+/// Puts back the folders an interrupted preflight left changed (the
+/// copies in `DIR/.referee/preflight`), before anything reads them.
+pub fn recover(spec: &TournamentSpec, progress: &Progress) -> Result<()> {
+    let store = kept_folder::store_of(&spec.dir);
+    let put_back = kept_folder::recover(&store).map_err(|e| {
+        Error::machine(format!(
+            "{}: cannot put back a bot folder kept by an interrupted preflight: {e}",
+            store.display()
+        ))
+    })?;
+    for folder in put_back {
+        progress.say(&format!(
+            "preflight: {} put back as it was before the interrupted run's preflight call",
+            folder.display()
+        ));
+    }
+    Ok(())
+}
+
 /// What a tournament run needs for its preflight.
 pub struct Before<'a> {
     pub challenge: &'static dyn Challenge,
     pub resolved: &'a Resolved,
+    /// What the preflight's own programs are confined with.
+    pub sandbox: &'a crate::prepare::Sandbox<'a>,
     pub mode: Mode,
     pub jobs: usize,
     pub progress: &'a Progress,
@@ -151,12 +228,17 @@ pub async fn before_first_game(
         "preflight: starting {} bot(s) once before the first game",
         which.len()
     ));
+    let info = before.challenge.info();
+    let own = which
+        .iter()
+        .filter_map(|&i| spec.bots.get(i).map(|b| (i, b)))
+        .map(|(i, b)| Ok((i, crate::prepare::program(info, spec, before.sandbox, b)?)))
+        .collect::<Result<Vec<_>>>()?;
     let Some(called) = call(
         before.challenge,
         spec,
-        programs,
+        own,
         logs,
-        &which,
         before.jobs,
         before.cancel,
     )
@@ -171,8 +253,8 @@ pub async fn before_first_game(
         };
         let origin = origin(before.resolved, &bot.name);
         match &c.verdict {
+            Verdict::NotCalled(why) => eprintln!("referee: bot `{}` ({origin}): {why}", bot.name),
             Verdict::NotStarted(why) => {
-                let why = with_hint(why, programs.get(c.bot));
                 let reason = format!("cannot start ({origin}): {why}");
                 // Shown even with --quiet: the organiser must know.
                 eprintln!(
@@ -245,10 +327,7 @@ fn retain<T>(items: &mut Vec<T>, keep: &[bool]) {
 /// them where it cannot reach them, or when it was denied a file (most
 /// often one named relative to its own folder, `data.txt` for
 /// `NAME/data.txt`).
-fn with_hint(why: &str, program: Option<&BotProgram>) -> String {
-    let Some(p) = program else {
-        return why.to_string();
-    };
+fn with_hint(why: &str, p: &BotProgram) -> String {
     if let Some(hint) = path_hint(&p.argv, &p.cwd, &p.folder) {
         return format!("{why}; {hint}");
     }
@@ -302,12 +381,7 @@ pub fn origin(resolved: &Resolved, name: &str) -> String {
 /// `referee check --instructions`: one line per bot (started, started
 /// with a fault, cannot start, or left out before the call), then a
 /// verdict. The second value is whether every bot can play.
-pub fn report(
-    resolved: &Resolved,
-    spec: &TournamentSpec,
-    programs: &[BotProgram],
-    called: &[Called],
-) -> (String, bool) {
+pub fn report(resolved: &Resolved, spec: &TournamentSpec, called: &[Called]) -> (String, bool) {
     let mut out = format!(
         "preflight of {} ({}): each bot started once as the tournament starts it\n",
         resolved.instructions.path.display(),
@@ -326,9 +400,9 @@ pub fn report(
                 }
                 Verdict::NotStarted(why) => {
                     failed += 1;
-                    let why = with_hint(why, programs.get(i));
                     format!("CANNOT START ({origin}): {why}")
                 }
+                Verdict::NotCalled(why) => format!("not called: {why}"),
             },
             None => match &bot.invalid {
                 Some(why) => {

@@ -198,38 +198,76 @@ impl Builder<'_> {
     }
 }
 
+/// The seed of a run, and where it came from (for the progress line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chosen {
+    pub seed: u64,
+    from: SeedFrom,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SeedFrom {
+    /// Given (`seed:` or `--seed`), or the challenge's fixed default.
+    Spec,
+    /// The earlier run of this tournament in the database.
+    Earlier,
+    /// Drawn at random for this run.
+    Drawn,
+}
+
+impl Chosen {
+    /// `self`, unless it is a fresh draw and `other` is not (a seed drawn
+    /// once for a run is kept when its field changes).
+    pub fn or(self, other: Chosen) -> Chosen {
+        match (self.from, other.from) {
+            (SeedFrom::Drawn, _) => other,
+            _ => self,
+        }
+    }
+
+    /// The progress line of a seed the run chose itself.
+    pub fn say(&self, db: &Path, progress: &Progress) {
+        match self.from {
+            SeedFrom::Spec => {}
+            SeedFrom::Earlier => progress.say(&format!(
+                "seed {}, from the earlier run of this tournament in {} (pass --seed to choose)",
+                self.seed,
+                db.display()
+            )),
+            SeedFrom::Drawn => progress.say(&format!(
+                "seed {}, drawn at random and recorded in {}",
+                self.seed,
+                db.display()
+            )),
+        }
+    }
+}
+
 /// Chooses the seed of a run that was given none, for a challenge that
 /// draws one ([`SeedDefault::DrawAndRecord`]): the seed of the earlier run
-/// of this tournament, else a new random one.
+/// of this tournament, else a new random one. Otherwise `spec`'s.
 pub fn choose_seed(
     info: &ChallengeInfo,
     seed_given: bool,
-    spec: &mut TournamentSpec,
+    spec: &TournamentSpec,
     store: &Store,
-    db: &Path,
-    progress: &Progress,
-) -> Result<()> {
+) -> Result<Chosen> {
     if seed_given || info.seed != SeedDefault::DrawAndRecord {
-        return Ok(());
+        return Ok(Chosen {
+            seed: spec.seed,
+            from: SeedFrom::Spec,
+        });
     }
-    spec.seed = match earlier_seed(store, spec)? {
-        Some(seed) => {
-            progress.say(&format!(
-                "seed {seed}, from the earlier run of this tournament in {} (pass --seed to choose)",
-                db.display()
-            ));
-            seed
-        }
-        None => {
-            let seed = rand::random();
-            progress.say(&format!(
-                "seed {seed}, drawn at random and recorded in {}",
-                db.display()
-            ));
-            seed
-        }
-    };
-    Ok(())
+    Ok(match earlier_seed(store, spec)? {
+        Some(seed) => Chosen {
+            seed,
+            from: SeedFrom::Earlier,
+        },
+        None => Chosen {
+            seed: rand::random(),
+            from: SeedFrom::Drawn,
+        },
+    })
 }
 
 /// The seed of the latest stored tournament that is `spec` but for its seed.
@@ -268,22 +306,10 @@ pub fn processes(
             ))
         })?;
     }
-    let memory_mb = spec
-        .settings
-        .get("memory-mb")
-        .and_then(|v| v.trim().parse::<u64>().ok());
     let programs = spec
         .bots
         .iter()
-        .map(|b| {
-            let argv = crate::protocols::expand_all(&b.argv)?;
-            let mut named = named_paths(&argv, &spec.dir, &sandbox.denied);
-            named.extend(protocols_grant(
-                b.argv.iter().any(|w| crate::protocols::uses(w)),
-            )?);
-            let confinement = confine(sandbox, info.name, &b.folder, memory_mb, &named)?;
-            Ok(program_for(spec, b, argv, confinement))
-        })
+        .map(|b| program(info, spec, sandbox, b))
         .collect::<Result<Vec<BotProgram>>>()?;
     let logs = spec
         .bots
@@ -291,6 +317,28 @@ pub fn processes(
         .map(|b| BotLog::new(log_path(&spec.dir, &b.name)))
         .collect();
     Ok((programs, logs))
+}
+
+/// One bot's program, confined under the challenge's policy with a
+/// confinement of its own (the preflight's calls get theirs, which ends
+/// with them).
+pub fn program(
+    info: &ChallengeInfo,
+    spec: &TournamentSpec,
+    sandbox: &Sandbox<'_>,
+    bot: &BotSpec,
+) -> Result<BotProgram> {
+    let memory_mb = spec
+        .settings
+        .get("memory-mb")
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let argv = crate::protocols::expand_all(&bot.argv)?;
+    let mut named = named_paths(&argv, &spec.dir, &sandbox.denied);
+    named.extend(protocols_grant(
+        bot.argv.iter().any(|w| crate::protocols::uses(w)),
+    )?);
+    let confinement = confine(sandbox, info.name, &bot.folder, memory_mb, &named)?;
+    Ok(program_for(spec, bot, argv, confinement))
 }
 
 /// A build with `{protocols}` expanded, and what it must be able to read

@@ -17,6 +17,7 @@ mod overnight;
 mod persistent;
 mod play;
 mod preflight;
+mod preflight_trace;
 mod protocols;
 mod report;
 mod resume;

@@ -225,6 +225,37 @@ impl Tournament {
         }
     }
 
+    /// The first decision that tournament `t` of a run with these
+    /// settings asks of `bot`, every decision before it answered with a
+    /// bet of 0 (which any bot may make): a state the run could really
+    /// send it, for a check before the first game. `None` if the
+    /// tournament never asks it anything.
+    pub fn first_request(
+        names: Vec<String>,
+        settings: &Settings,
+        master_seed: u64,
+        t: u32,
+        bot: usize,
+    ) -> Result<Option<Request>, String> {
+        let mut tournament = Tournament::for_run(names, settings, master_seed, t)?;
+        while !tournament.is_finished() {
+            let g = tournament.next_game();
+            let mut game = tournament.start_game(game_dice(master_seed, t, g));
+            while let Some(request) = game.request() {
+                if request.bot == bot {
+                    return Ok(Some(request.clone()));
+                }
+                if game.answer(&Reply::exited("0\n", 0)).is_err() {
+                    return Ok(None);
+                }
+            }
+            if game.finish().is_err() {
+                return Ok(None);
+            }
+        }
+        Ok(None)
+    }
+
     pub(crate) fn credits_of(&self, seat: Seat) -> i64 {
         match seat {
             Seat::Bot(b) => self.players[b].credits,

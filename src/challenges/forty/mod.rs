@@ -141,37 +141,112 @@ fn with_env(mut program: BotProgram) -> BotProgram {
     program
 }
 
-/// The preflight's call: the process started with forty's environment and
-/// its handshake answered within `startup-ms` (the seed its first process
-/// gets in the tournament), then its input closed with the grace of the
-/// tournament's end.
+/// The preflight's call: the process started with forty's environment,
+/// its handshake (the seed its first process gets in the tournament)
+/// answered within `startup-ms`, then the bot's first decision of its
+/// first game in the tournament (`new` with its seat, one `ask` with a
+/// first throw and every score 0, which that game could show it, and
+/// `end`), then its input closed with the grace of the tournament's end.
 async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
     use crate::bot::persistent::lines;
-    use crate::first_call::{exchange, Exchange};
+    use crate::first_call::{exchange, Ask, Exchange};
+    use game_core::LineReply;
     use game_forty::{bot_seed, wire};
     let s = settings(call.spec).map_err(Error::input)?;
     let program = with_env(call.program.clone());
     let mut hello = Vec::new();
     wire::write_hello(&mut hello, bot_seed(call.spec.seed, &program.name, 0));
+    let mut asks = vec![Ask {
+        lines: hello,
+        wait: Some(Duration::from_millis(s.startup_ms)),
+    }];
+    let first = first_decision(call.spec, &s, call.bot);
+    if let Some(d) = &first {
+        let mut lines = Vec::new();
+        wire::write_new(&mut lines, d.game, d.seat, game_forty::game::END_SCORE);
+        wire::write_ask(&mut lines, d.game, false, &[d.throw], &d.scores);
+        asks.push(Ask {
+            lines,
+            wait: Some(Duration::from_millis(s.timeout_ms + s.kill_ms)),
+        });
+        let mut end = Vec::new();
+        wire::write_end(&mut end, d.game);
+        asks.push(Ask {
+            lines: end,
+            wait: None,
+        });
+    }
     let exchanged = exchange(
         &call,
         &program,
         lines(wire::MAX_LINE_BYTES),
-        "preflight: the handshake",
-        hello,
-        Duration::from_millis(s.startup_ms),
+        "preflight: the handshake and the first decision of its first game",
+        asks,
         EXIT_GRACE,
     )
     .await?;
-    let reply = match exchanged {
+    let replies = match exchanged {
         Exchange::Cancelled => return Ok(None),
         Exchange::Judged(verdict) => return Ok(Some(verdict)),
-        Exchange::Replied(reply) => reply,
+        Exchange::Replied(replies) => replies,
     };
-    Ok(Some(match wire::judge_handshake(&reply) {
-        Ok(_) => Verdict::Answered,
-        Err(e) => Verdict::Faulted(crate::first_call::escaped(&format!("handshake: {e}"))),
-    }))
+    let mut replies = replies.into_iter();
+    let Some(hello) = replies.next() else {
+        return Ok(None);
+    };
+    if let Err(e) = wire::judge_handshake(&hello) {
+        return Ok(Some(Verdict::Faulted(crate::first_call::escaped(
+            &format!("handshake: {e}"),
+        ))));
+    }
+    let (Some(d), Some(reply)) = (first, replies.next()) else {
+        return Ok(Some(Verdict::Answered));
+    };
+    let what = match &reply {
+        LineReply::Message(line) => match wire::parse_reply(line, d.game) {
+            Ok(game_forty::Decision::Failed(f)) => format!("{} (the turn is lost)", f.name()),
+            Ok(_) => return Ok(Some(Verdict::Answered)),
+            Err(e) => e.describe().to_string(),
+        },
+        LineReply::TimedOut => "no reply in time (timeout)".to_string(),
+        LineReply::TooLong => "a line over the length limit".to_string(),
+        LineReply::Closed => "its output closed (crash)".to_string(),
+    };
+    Ok(Some(Verdict::Faulted(format!(
+        "its first decision (game {} seat {}): {what}",
+        d.game, d.seat
+    ))))
+}
+
+/// A bot's first decision in a tournament, as the preflight asks it.
+struct FirstDecision {
+    game: u64,
+    seat: usize,
+    throw: u8,
+    scores: Vec<u32>,
+}
+
+/// The first game of the tournament that seats `bot` (by the tournament's
+/// own seating draw), its seat there, and a first throw drawn from that
+/// game's generator (never a 6: a 6 ends a turn without a decision).
+fn first_decision(spec: &TournamentSpec, s: &Settings, bot: usize) -> Option<FirstDecision> {
+    let eligible: Vec<usize> = (0..spec.bots.len()).collect();
+    let seats = game_forty::tournament::seats_for(eligible.len(), s.bots_per_game).ok()?;
+    (0..s.games).find_map(|game| {
+        let mut rng = game_forty::tournament::game_rng(spec.seed, game);
+        let seating = game_forty::tournament::draw_seating(&mut rng, &eligible, seats);
+        let seat = seating.iter().position(|&b| b == bot)?;
+        let throw = std::iter::repeat_with(|| game_forty::dice::roll_die(&mut rng))
+            .take(1000)
+            .find(|&d| d != 6)
+            .unwrap_or(1);
+        Some(FirstDecision {
+            game,
+            seat,
+            throw,
+            scores: vec![0; seating.len()],
+        })
+    })
 }
 
 /// The bots' names, in instructions order.

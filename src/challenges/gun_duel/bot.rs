@@ -511,6 +511,7 @@ pub(super) async fn first_call(
     call: &crate::challenge::FirstCall<'_>,
     interface: Interface,
     opponent_id: u32,
+    side: game_gun_duel::Side,
     turns: u32,
     timeout: Duration,
 ) -> Result<Option<Verdict>> {
@@ -522,7 +523,7 @@ pub(super) async fn first_call(
             stdout_cap: STDOUT_LOG_CAP,
             stderr_cap: STDERR_LOG_CAP,
         };
-        let args = game_gun_duel::turn_args(opponent_id, &duel, game_gun_duel::Side::A);
+        let args = game_gun_duel::turn_args(opponent_id, &duel, side);
         let out = run_once_with(
             call.program,
             &args,
@@ -543,22 +544,28 @@ pub(super) async fn first_call(
             &out.stderr,
         )));
     }
-    let mut ask = game_gun_duel::intro_line(opponent_id);
-    ask.extend_from_slice(game_gun_duel::ASK_LINE);
+    let mut lines = game_gun_duel::intro_line(opponent_id);
+    lines.extend_from_slice(game_gun_duel::ASK_LINE);
+    let ask = crate::first_call::Ask {
+        lines,
+        wait: Some(timeout + Duration::from_millis(STARTUP_GRACE_MS)),
+    };
     let exchanged = exchange(
         call,
         call.program,
         move_framing(),
         &label,
-        ask,
-        timeout + Duration::from_millis(STARTUP_GRACE_MS),
+        vec![ask],
         Duration::from_millis(END_GRACE_MS),
     )
     .await?;
     let reply = match exchanged {
         Exchange::Cancelled => return Ok(None),
         Exchange::Judged(verdict) => return Ok(Some(verdict)),
-        Exchange::Replied(reply) => reply,
+        Exchange::Replied(mut replies) => match replies.pop() {
+            Some(reply) => reply,
+            None => return Ok(None),
+        },
     };
     Ok(Some(match read_line_reply(&reply).fault {
         None => Verdict::Answered,

@@ -136,19 +136,31 @@ pub fn resolve(spec: &TournamentSpec) -> std::result::Result<(Settings, Vec<Inte
     Ok((settings, interfaces))
 }
 
-/// The preflight's call: turn 0 of a duel against the id the tournament
-/// gives the bot after it (its own id is never its opponent's).
+/// The preflight's call: turn 0 of the bot's first duel of round 1, as
+/// the tournament schedules it for this field (its opponent's id, its
+/// side).
 async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
     let (settings, interfaces) = resolve(call.spec).map_err(Error::input)?;
     let n = call.spec.bots.len();
     let ids = game_gun_duel::assign_ids(n, call.spec.seed);
-    let opponent_id = ids.get((call.bot + 1) % n.max(1)).copied().unwrap_or(0);
+    let live: Vec<usize> = (0..n).collect();
+    let first = game_gun_duel::round_schedule(call.spec.seed, 1, settings.duels_per_pair, &live)
+        .into_iter()
+        .find(|d| d.a == call.bot || d.b == call.bot);
+    let Some(first) = first else {
+        return Ok(None);
+    };
+    let (opponent, side) = match first.a == call.bot {
+        true => (first.b, game_gun_duel::Side::A),
+        false => (first.a, game_gun_duel::Side::B),
+    };
+    let opponent_id = ids.get(opponent).copied().unwrap_or(0);
     let interface = interfaces
         .get(call.bot)
         .copied()
         .unwrap_or(settings.interface);
     let timeout = std::time::Duration::from_millis(settings.timeout_ms);
-    bot::first_call(&call, interface, opponent_id, settings.turns, timeout).await
+    bot::first_call(&call, interface, opponent_id, side, settings.turns, timeout).await
 }
 
 /// Every duel key of a tournament starts with this: the tournament's

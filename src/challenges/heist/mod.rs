@@ -110,21 +110,32 @@ impl Challenge for Heist {
     }
 }
 
-/// The preflight's call: round 1 of the first game ([`check::opening`]),
-/// the bot's folder read-only as in play.
+/// The preflight's call: the bot's first decision of the run's first
+/// tournament, as that tournament asks it (its player count, rabble and
+/// games, the bot's own starting state), every decision before it taken
+/// as a bet of 0 ([`Tournament::first_request`]).
 async fn first_call(call: FirstCall<'_>) -> Result<Option<Verdict>> {
     let settings = settings(call.spec).map_err(crate::error::Error::input)?;
     let limits = limits(&settings);
-    let opening = check::opening();
-    let outcome = run_once(call.program, &opening.to_argv(), &limits, call.cancel).await?;
+    let names = call.spec.bots.iter().map(|b| b.name.clone()).collect();
+    let request = Tournament::first_request(names, &settings, call.spec.seed, 1, call.bot)
+        .map_err(crate::error::Error::input)?;
+    let Some(request) = request else {
+        return Ok(None);
+    };
+    let outcome = run_once(call.program, &request.argv(), &limits, call.cancel).await?;
     if outcome.reply.ending == Ending::Cancelled {
         return Ok(None);
     }
     call.log.section(
-        "preflight: round 1 of the first game",
+        &format!(
+            "preflight: tournament 1 game {} round {}, as the run asks it",
+            request.args.game,
+            request.args.round.number()
+        ),
         &outcome.log_text(limits.deadline),
     );
-    let fault = wire::read_bet(&outcome.reply, opening.credits).fault;
+    let fault = wire::read_bet(&outcome.reply, request.args.credits).fault;
     Ok(Some(judge_call(
         call.program,
         &outcome.reply,
